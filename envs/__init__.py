@@ -1,0 +1,11 @@
+"""madang games: batched rules cores and their Gymnasium / PettingZoo adapters.
+
+Importing ``envs`` registers ``madang/Yacht-v0`` (and the other games) with
+Gymnasium; ``gymnasium.make("envs:madang/Yacht-v0")`` imports it on the fly.
+"""
+
+from .registration import GAMES, game_class, register_all
+
+register_all()
+
+__all__ = ["GAMES", "game_class", "register_all"]

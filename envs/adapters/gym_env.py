@@ -1,0 +1,141 @@
+"""The Gymnasium single-agent env, generic over madang games (the core at batch size 1).
+
+The learner plays one seat; the other seats are played inside ``reset``/``step`` by
+bots until it is the learner's decision or the game is over, and the learner's
+reward covers that whole span.  Masks come as ``info["action_mask"]`` (int8) and
+through :meth:`MadangEnv.action_masks` (the method sb3-contrib looks for).
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+
+from ..core.game import Game
+from .actions import check_illegal_config, illegal_loss_rewards, parse_action
+from .seats import play_opponents, resolve_opponents
+
+
+class MadangEnv(gym.Env):
+    """Single-agent env of one madang game.
+
+    Config: ``learner_seat`` (int, or None for a random seat per episode; default the
+    game's), ``opponents`` (bots or names for the other seats; default random legal
+    play), ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
+    ``render_mode`` (None or ``"ansi"``); everything else goes to the game's rules
+    (``num_players``, ``reward``, ...).
+
+    Reset options: ``{"position": dict}`` starts from a position (game spec); unknown
+    keys are ignored.  ``reset(seed=s)`` starts the game's random stream from ``s``;
+    a later ``reset()`` without a seed continues that stream.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game_cls: type[Game],
+        *,
+        learner_seat: int | None | str = "default",
+        opponents=None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+        **game_config,
+    ):
+        self.game = game_cls(**game_config)
+        P = self.game.num_players
+        if learner_seat == "default":
+            learner_seat = getattr(self.game, "default_learner_seat", 0)
+        if learner_seat is not None:
+            if isinstance(learner_seat, bool) or not isinstance(learner_seat, (int, np.integer)):
+                raise ValueError(f"learner_seat must be an int or None, got {learner_seat!r}")
+            if not 0 <= learner_seat < P:
+                raise ValueError(f"learner_seat must be in 0..{P - 1}, got {learner_seat}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.learner_seat_config = learner_seat
+        self.illegal_action = illegal_action
+        self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
+        self.render_mode = render_mode
+        self.opponents = resolve_opponents(self.game, opponents)
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32)
+        self.action_space = gym.spaces.Discrete(self.game.num_actions)
+        self.spec_id = self.game.env_id
+        self.state = None
+        self.learner_seat = 0
+        self._over: dict | None = None  # result when the game ended (by the rules or illegally)
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self.state, info = self.game.new_episode(options or {}, seed, self.state)
+        P = self.game.num_players
+        seat = self.learner_seat_config
+        self.learner_seat = int(self.np_random.integers(P)) if seat is None else int(seat)
+        self._over = None
+        reward = self._advance()
+        if reward:
+            info["reward_before_first_move"] = float(reward)
+        return self._obs(), self._info(info)
+
+    def step(self, action):
+        if self.state is None:
+            raise ValueError("call reset() before step()")
+        if self._over is not None or self.state.done[0]:
+            raise ValueError("the game is over; call reset() before step()")
+        a = parse_action(action, self.game.num_actions)
+        mask = self.game.legal_mask(self.state)[0]
+        if not mask[a]:
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(mask).tolist()
+                raise ValueError(
+                    f"illegal action {a} ({self.game.describe_action(a)}); legal actions: {legal}"
+                )
+            seat = self.learner_seat
+            rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
+            self._over = {"reason": "illegal", **self.game.forfeit_result(self.state, 0, seat, self.illegal_penalty)}
+            return self._obs(), float(rewards[seat]), True, False, self._info()
+        rewards = self.game.step(self.state, np.array([a]))
+        reward = float(rewards[0, self.learner_seat]) + self._advance()
+        terminated = bool(self.state.done[0])
+        if terminated:
+            self._over = self.game.result(self.state, 0)
+        return self._obs(), reward, terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's current legal-action mask as int8 (all zeros once the game is over)."""
+        if self.state is None:
+            raise ValueError("call reset() before action_masks()")
+        if self._over is not None:
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        return self.game.legal_mask(self.state)[0].astype(np.int8)
+
+    def to_position(self) -> dict:
+        """The current position dict (game spec); ``game_over`` at the end."""
+        if self.state is None:
+            raise ValueError("call reset() before to_position()")
+        return self.game.to_position(self.state, 0)
+
+    def render(self):
+        if self.render_mode == "ansi" and self.state is not None:
+            return self.game.render_text(self.state, 0)
+        return None
+
+    # ------------------------------------------------------------- helpers
+    def _advance(self) -> float:
+        seats = np.array([self.learner_seat], dtype=np.int64)
+        return float(play_opponents(self.game, self.state, seats, self.opponents, self.np_random)[0])
+
+    def _obs(self) -> np.ndarray:
+        return self.game.observe(self.state, np.array([self.learner_seat]))[0].copy()
+
+    def _info(self, extra: dict | None = None) -> dict:
+        info = {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
+        if self._over is None and self.state.done[0]:
+            self._over = self.game.result(self.state, 0)
+        if self._over is not None:
+            info.update(self._over)
+        if extra:
+            info.update(extra)
+        return info

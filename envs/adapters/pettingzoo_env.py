@@ -1,0 +1,141 @@
+"""The PettingZoo AEC env, generic over madang games: every seat is an external agent.
+
+Agents are ``player_0``, ``player_1``, ... in seat order.  Each observation is the
+dict ``{"observation": float32 vector from that agent's seat, "action_mask": int8}``;
+the mask is all zeros for agents who are not to move.  Built by
+:func:`make_aec_env`, which wraps the env only in PettingZoo's
+``OrderEnforcingWrapper`` (interface.md).
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..core.game import Game
+from .actions import check_illegal_config, illegal_loss_rewards, parse_action
+
+
+class MadangAECEnv(AECEnv):
+    """All seats of one madang game as PettingZoo agents (the core at batch size 1).
+
+    Config: ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
+    ``render_mode`` (None or ``"ansi"``); everything else goes to the game's rules.
+    At the end of a game every agent's ``info`` carries the result fields.
+    """
+
+    metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 4}
+
+    def __init__(
+        self,
+        game_cls: type[Game],
+        *,
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
+        render_mode: str | None = None,
+        **game_config,
+    ):
+        super().__init__()
+        self.game = game_cls(**game_config)
+        self.metadata = dict(self.metadata, name=f"madang_{self.game.name}_v0")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
+        P, A = self.game.num_players, self.game.num_actions
+        self.possible_agents = [f"player_{i}" for i in range(P)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = gym.spaces.Dict(
+            {
+                "observation": gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32),
+                "action_mask": gym.spaces.Box(0, 1, (A,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: gym.spaces.Discrete(A) for a in self.possible_agents}
+        self.state = None
+        self._np_random = np.random.default_rng()
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.state, reset_info = self.game.new_episode(options or {}, seed, self.state)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: dict(reset_info) for a in self.agents}
+        self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
+        if self.state.done[0]:  # a deal that ended before any decision
+            self._finish(np.asarray(self.game.final_rewards(self.state, 0), dtype=np.float32),
+                         self.game.result(self.state, 0))
+
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        obs = self.game.observe(self.state, np.array([seat]))[0].copy()
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask = self.game.legal_mask(self.state)[0].astype(np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        a = parse_action(action, self.game.num_actions)
+        seat = self.agent_name_mapping[agent]
+        mask = self.game.legal_mask(self.state)[0]
+        self._cumulative_rewards[agent] = 0.0
+        if not mask[a]:
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(mask).tolist()
+                raise ValueError(
+                    f"illegal action {a} ({self.game.describe_action(a)}) by {agent}; "
+                    f"legal actions: {legal}"
+                )
+            rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
+            result = {"reason": "illegal", **self.game.forfeit_result(self.state, 0, seat, self.illegal_penalty)}
+            self._finish(rewards, result)
+            return
+        rewards = self.game.step(self.state, np.array([a]))[0]
+        if self.state.done[0]:
+            self._finish(rewards, self.game.result(self.state, 0))
+            return
+        self.rewards = {ag: float(rewards[i]) for i, ag in enumerate(self.agents)}
+        self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
+
+    def _finish(self, rewards: np.ndarray, result: dict) -> None:
+        self.rewards = {ag: float(rewards[i]) for i, ag in enumerate(self.possible_agents)}
+        self._accumulate_rewards()
+        for ag in self.agents:
+            self.terminations[ag] = True
+            self.infos[ag] = dict(self.infos[ag], **result)
+
+    def to_position(self) -> dict:
+        """The current position dict (game spec)."""
+        if self.state is None:
+            raise ValueError("call reset() before to_position()")
+        return self.game.to_position(self.state, 0)
+
+    def render(self):
+        if self.render_mode == "ansi" and self.state is not None:
+            return self.game.render_text(self.state, 0)
+        return None
+
+    def close(self):
+        pass
+
+
+def make_aec_env(game_cls: type[Game], **config):
+    """A :class:`MadangAECEnv` wrapped only in PettingZoo's ``OrderEnforcingWrapper``."""
+    return wrappers.OrderEnforcingWrapper(MadangAECEnv(game_cls, **config))

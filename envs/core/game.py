@@ -1,0 +1,213 @@
+"""The batched rules interface that every madang game implements.
+
+A :class:`Game` object holds a game's configuration (number of seats, reward
+mode, ...) and pure functions over a :class:`~envs.core.state.BatchState`.
+It imports nothing from gymnasium, torch or any renderer: the adapters in
+:mod:`envs.adapters` translate it into the Gymnasium, PettingZoo and vector
+APIs, and the trainer steps it directly.
+
+Batched API (B games at once, every array with the batch as first axis)::
+
+    game  = Yacht(num_players=2)
+    state = game.init(seeds)                 # (B,) int seeds -> B new games
+    mask  = game.legal_mask(state)           # (B, A) bool; all False once done
+    obs   = game.observe(state)              # (B, O) float32 for the seat to move
+    r     = game.step(state, actions)        # in place; (B, P) float32 rewards
+    state.to_move, state.done                # (B,) seat to move, (B,) terminal
+    game.reset_where(state, state.done)      # replace finished games (streams continue)
+    game.to_position(state, i) / game.from_position(dict)
+
+``step`` validates before it mutates: wrong dtypes or shapes, out-of-range or
+illegal actions and actions on finished games raise ``ValueError`` and leave
+the state untouched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import rng as _rng
+from .state import BatchState
+
+
+class Game:
+    """Abstract batched rules of one game; subclasses fill in the class attributes and hooks.
+
+    Class attributes (part of each game's public contract):
+
+    * ``name``: module name (``"yacht"``), ``env_id``: Gymnasium id;
+    * ``num_actions``: size of the flat ``Discrete`` action space;
+    * ``obs_size`` and ``obs_slices``: the observation layout (named slices);
+    * ``min_players``/``max_players``: supported seat counts;
+    * ``zero_sum``: the illegal-action loss pays the other seats (two-player zero-sum games).
+    """
+
+    name: str = ""
+    env_id: str = ""
+    num_actions: int = 0
+    obs_size: int = 0
+    obs_slices: dict[str, slice] = {}
+    min_players: int = 1
+    max_players: int = 1
+    zero_sum: bool = False
+    reward_modes: tuple[str, ...] = ("score",)
+
+    def __init__(self, num_players: int = 1, reward: str | None = None):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise ValueError(f"num_players must be an int, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(
+                f"{self.name}: num_players must be in {self.min_players}..{self.max_players}, "
+                f"got {num_players}"
+            )
+        reward = self.reward_modes[0] if reward is None else reward
+        if reward not in self.reward_modes:
+            raise ValueError(f"{self.name}: reward must be one of {self.reward_modes}, got {reward!r}")
+        if reward == "win" and num_players < 2:
+            raise ValueError(f"{self.name}: reward='win' needs at least 2 players")
+        self.num_players = int(num_players)
+        self.reward = reward
+
+    # ----------------------------------------------------------------- hooks
+    def new_games(self, key: np.ndarray, counter: np.ndarray) -> BatchState:
+        """Fresh games drawing from the streams ``(key, counter)`` (each (B,) uint64)."""
+        raise NotImplementedError
+
+    def legal_mask(self, state: BatchState) -> np.ndarray:
+        """(B, A) bool mask of the legal actions of the seat to move; all False when done."""
+        raise NotImplementedError
+
+    def _apply(self, state: BatchState, actions: np.ndarray) -> np.ndarray:
+        """Apply validated int64 ``actions`` to every game (all not done); return (B, P) rewards."""
+        raise NotImplementedError
+
+    def observe(self, state: BatchState, seats: np.ndarray | None = None) -> np.ndarray:
+        """(B, O) float32 observations from ``seats`` (default: the seat to move)."""
+        raise NotImplementedError
+
+    def to_position(self, state: BatchState, index: int = 0) -> dict:
+        """The JSON-compatible position dict of game ``index`` (see the game's spec)."""
+        raise NotImplementedError
+
+    def from_position(self, position: Any, seed: int | None = None) -> BatchState:
+        """A one-game state from a position dict; ``ValueError`` naming the problem if invalid."""
+        raise NotImplementedError
+
+    def result(self, state: BatchState, index: int = 0) -> dict:
+        """Result fields for the ``info`` dict of a finished game (e.g. ``{"scores": [...]}``)."""
+        raise NotImplementedError
+
+    def describe_action(self, action: int) -> str:
+        """A short human-readable name of a flat action id."""
+        return str(int(action))
+
+    def render_text(self, state: BatchState, index: int = 0) -> str:
+        """A human-readable text picture of game ``index`` (used by ``render_mode="ansi"``)."""
+        return repr(self.to_position(state, index))
+
+    def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
+        """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
+        return np.zeros(self.num_players, dtype=np.float32)
+
+    def forfeit_result(self, state: BatchState, index: int, loser: int, penalty: float) -> dict:
+        """Result fields when seat ``loser`` ends game ``index`` by an illegal action."""
+        return self.result(state, index)
+
+    def new_episode(self, options: dict, seed: int | None, previous: BatchState | None):
+        """One new game for a single env's ``reset``; returns ``(state, info)``.
+
+        ``options["position"]`` starts from a position (its stream seeded with ``seed``, or a
+        fresh one); otherwise ``seed`` starts a new stream, and ``seed=None`` continues the
+        stream of ``previous``.  Unknown option keys are ignored.  Games with extra reset
+        options (Go-Stop's ``deal``) extend this.
+        """
+        if "position" in options:
+            s = _rng.seed_from_entropy() if seed is None else seed
+            return self.from_position(options["position"], seed=s), {}
+        if seed is not None or previous is None:
+            return self.init([_rng.seed_from_entropy() if seed is None else seed]), {}
+        return self.new_games(previous.rng_key.copy(), previous.rng_counter.copy()), {}
+
+    # --------------------------------------------------------------- generic
+    def init(self, seeds) -> BatchState:
+        """B new games, game ``i`` seeded with ``seeds[i]`` (its own counter-based stream)."""
+        seeds = np.atleast_1d(np.asarray(seeds))
+        if seeds.ndim != 1:
+            raise ValueError(f"seeds must be a 1-d sequence of ints, got shape {seeds.shape}")
+        key = _rng.keys_from_seeds(seeds)
+        return self.new_games(key, np.zeros(seeds.shape[0], dtype=np.uint64))
+
+    def reset_where(self, state: BatchState, where: np.ndarray) -> np.ndarray:
+        """Replace the games selected by the bool mask ``where`` with new games, in place.
+
+        Each new game continues its slot's random stream, so a batch slot plays the
+        same sequence of games as a single env reset repeatedly from the same seed.
+        Returns the indices that were reset.
+        """
+        idx = np.flatnonzero(where)
+        if idx.size:
+            fresh = self.new_games(state.rng_key[idx], state.rng_counter[idx])
+            state.put(idx, fresh)
+        return idx
+
+    def step(self, state: BatchState, actions, check: bool = True) -> np.ndarray:
+        """Apply one action per game in place and return (B, P) float32 per-seat rewards.
+
+        With ``check`` (the default) the actions are validated first, and any problem
+        raises ``ValueError`` before anything changes.  ``check=False`` skips validation
+        for trusted callers (the trainer and benchmark sample from the mask).
+        """
+        if check:
+            actions = self.check_actions(state, actions)
+        else:
+            actions = np.asarray(actions, dtype=np.int64)
+        return self._apply(state, actions)
+
+    def check_actions(self, state: BatchState, actions) -> np.ndarray:
+        """Validate a (B,) batch of actions; return it as int64 or raise ``ValueError``."""
+        arr = np.asarray(actions)
+        B = state.batch_size
+        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
+        if arr.shape != (B,):
+            raise ValueError(f"actions must have shape ({B},), got {arr.shape}")
+        arr = arr.astype(np.int64)
+        if state.done.any():
+            i = int(np.flatnonzero(state.done)[0])
+            raise ValueError(f"game {i} is over; reset it before stepping")
+        bad = (arr < 0) | (arr >= self.num_actions)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {i})"
+            )
+        mask = self.legal_mask(state)
+        ok = mask[np.arange(B), arr]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            legal = np.flatnonzero(mask[i]).tolist()
+            where = f" (game {i})" if B > 1 else ""
+            raise ValueError(
+                f"illegal action {int(arr[i])} ({self.describe_action(int(arr[i]))}){where}; "
+                f"legal actions: {legal}"
+            )
+        return arr
+
+    def win_rewards(self, scores: np.ndarray) -> np.ndarray:
+        """Win/loss rewards from final (B, P) scores: +1 shared by the winners, -1 by the losers.
+
+        All seats tied gives 0 for everyone.
+        """
+        scores = np.asarray(scores)
+        best = scores.max(axis=1, keepdims=True)
+        win = scores == best
+        k = win.sum(axis=1, keepdims=True)
+        losers = scores.shape[1] - k
+        r = np.where(win, 1.0 / k, -1.0 / np.maximum(losers, 1))
+        r[(losers == 0)[:, 0]] = 0.0
+        return r.astype(np.float32)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(num_players={self.num_players}, reward={self.reward!r})"

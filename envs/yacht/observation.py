@@ -1,0 +1,103 @@
+"""Yacht observation encoding: one fixed-size float32 vector for 1..4 players.
+
+Layout (named slices in :data:`OBS_SLICES`), every value in [0, 1]::
+
+    dice        [  0: 30)  one-hot of each sorted die (die i -> 6 entries)
+    counts      [ 30: 36)  how many dice show 1..6, divided by 5
+    potential   [ 36: 48)  category_scores(dice) / 50: what each category would score now
+    rolls_left  [ 48: 51)  one-hot of rerolls left (0, 1, 2)
+    round       [ 51: 52)  (round - 1) / 11
+    seats       [ 52:156)  4 blocks of 26, the observing seat first, then the next seats in
+                           turn order; absent seats (fewer than 4 players) are all zero.
+                           Block: present (1), open categories (12), written scores / 50 (12),
+                           sheet total / 303 (1)
+
+The dice, counts and potential slices come from one table lookup per game
+(indexed by the sorted multiset), so encoding stays cheap at large batch sizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .scoring import MAX_TOTAL, MULTISETS, NUM_CATEGORIES, SCORE_TABLE, dice_code
+
+MAX_SEATS = 4
+SEAT_BLOCK = 1 + NUM_CATEGORIES + NUM_CATEGORIES + 1
+OBS_SLICES = {
+    "dice": slice(0, 30),
+    "counts": slice(30, 36),
+    "potential": slice(36, 48),
+    "rolls_left": slice(48, 51),
+    "round": slice(51, 52),
+    "seats": slice(52, 52 + MAX_SEATS * SEAT_BLOCK),
+}
+OBS_SIZE = OBS_SLICES["seats"].stop
+# Inside one seat block:
+SEAT_PRESENT = 0
+SEAT_OPEN = slice(1, 13)
+SEAT_WRITTEN = slice(13, 25)
+SEAT_TOTAL = 25
+
+
+def _head_table() -> np.ndarray:
+    """(252 * 3, 51) float32: dice one-hot, counts, potential and rolls-left one-hot.
+
+    Row ``3 * multiset_index + rolls_left``.
+    """
+    n = len(MULTISETS)
+    onehot = np.zeros((n, 5, 6), dtype=np.float32)
+    onehot[np.arange(n)[:, None], np.arange(5)[None, :], MULTISETS - 1] = 1.0
+    counts = np.stack([(MULTISETS == v).sum(axis=1) for v in range(1, 7)], axis=1) / 5.0
+    potential = SCORE_TABLE[dice_code(MULTISETS)] / 50.0
+    dice_part = np.concatenate([onehot.reshape(n, 30), counts, potential], axis=1)
+    rolls = np.eye(3)
+    table = np.concatenate(
+        [np.repeat(dice_part, 3, axis=0), np.tile(rolls, (n, 1))], axis=1
+    )
+    return table.astype(np.float32)
+
+
+HEAD_TABLE = _head_table()
+_F50 = np.float32(1 / 50)
+_FTOTAL = np.float32(1 / MAX_TOTAL)
+_FROUND = np.float32(1 / 11)
+
+
+def encode(multiset_index, rolls_left, round_, sheets, seats) -> np.ndarray:
+    """Encode B games from ``seats``' points of view.
+
+    ``multiset_index`` (B,) index into MULTISETS; ``rolls_left`` (B,) in 0..2; ``round_`` (B,)
+    1..12; ``sheets`` (B, P, 12) int16 with -1 for open; ``seats`` (B,) observing seat.
+    Returns a fresh (B, OBS_SIZE) float32 array.
+    """
+    B, P, _ = sheets.shape
+    obs = np.empty((B, OBS_SIZE), dtype=np.float32)
+    obs[:, :51] = HEAD_TABLE.take(multiset_index * 3 + rolls_left, axis=0)
+    obs[:, 51] = (round_ - 1) * _FROUND
+    if P == 1:
+        rel = sheets
+    else:
+        order = (seats[:, None] + np.arange(P)[None, :]) % P
+        rel = np.take_along_axis(sheets, order[:, :, None], axis=1)  # (B, P, 12)
+    blocks = obs[:, 52 : 52 + P * SEAT_BLOCK].reshape(B, P, SEAT_BLOCK)
+    blocks[:, :, SEAT_PRESENT] = 1.0
+    blocks[:, :, SEAT_OPEN] = rel < 0
+    written = np.maximum(rel, 0)
+    blocks[:, :, SEAT_WRITTEN] = written * _F50
+    blocks[:, :, SEAT_TOTAL] = written.sum(axis=2, dtype=np.int32) * _FTOTAL
+    obs[:, 52 + P * SEAT_BLOCK :] = 0.0
+    return obs
+
+
+def decode_own(obs: np.ndarray):
+    """Recover (multiset_index-free) facts a bot needs from observations.
+
+    Returns ``(dice (B,5) int64 sorted, rolls_left (B,) int64, open (B,12) bool)`` of the
+    observing seat.  Bots use this instead of reading the game state.
+    """
+    obs = np.asarray(obs)
+    dice = obs[:, :30].reshape(-1, 5, 6).argmax(axis=2) + 1
+    rolls_left = obs[:, 48:51].argmax(axis=1)
+    is_open = obs[:, 52 + SEAT_OPEN.start : 52 + SEAT_OPEN.stop] > 0.5
+    return dice.astype(np.int64), rolls_left.astype(np.int64), is_open
