@@ -1,0 +1,85 @@
+"""The ``madang`` command line: ``demo``, ``bench``, ``solve``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from envs.registration import GAMES
+
+
+def _cmd_demo(args) -> int:
+    from .demo import play_yacht_demo
+
+    play_yacht_demo(bots=args.bots, seed=args.seed)
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from benchmarks.throughput import DEFAULT_BATCHES, run
+
+    games = [args.game] if args.game else sorted(GAMES)
+    batches = args.batch or list(DEFAULT_BATCHES)
+    if not args.json:
+        print(f"{'game':<14}{'batch':>7}{'batched steps/s':>18}{'loop steps/s':>15}{'ratio':>9}")
+    for game in games:
+        for row in run(game, batches, seconds=args.seconds):
+            if args.json:
+                print(json.dumps(row.as_dict()), flush=True)
+            else:
+                print(
+                    f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>18,.0f}"
+                    f"{row.loop_steps_per_s:>15,.0f}{row.ratio:>8.1f}x",
+                    flush=True,
+                )
+    return 0
+
+
+def _cmd_solve(args) -> int:
+    import time
+
+    from agents.yacht_dp import solve
+
+    start = time.perf_counter()
+    value = solve().optimal_score
+    print(f"{value:.4f}")
+    print(f"(optimal expected solitaire Yacht score; solved in {time.perf_counter() - start:.2f} s)",
+          file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``madang`` command."""
+    p = argparse.ArgumentParser(prog="madang", description="madang: Yacht, Rainbow Dice and Go-Stop for RL")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    demo = sub.add_parser("demo", help="play a game of Yacht between bots and print it")
+    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--bots", nargs="+", default=["yacht-solver", "yacht-greedy", "random"],
+                      help="one bot name per seat (1..4)")
+    demo.set_defaults(func=_cmd_demo)
+
+    bench = sub.add_parser("bench", help="env steps/s of the batched core vs a per-game loop")
+    bench.add_argument("game", nargs="?", choices=sorted(GAMES), help="game (default: all)")
+    bench.add_argument("--batch", type=int, nargs="+", help="batch sizes (default 1 16 256 4096 16384)")
+    bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    bench.add_argument("--json", action="store_true", help="one JSON object per line")
+    bench.set_defaults(func=_cmd_bench)
+
+    solve = sub.add_parser("solve", help="print a game's exact optimal value")
+    solve.add_argument("game", choices=["yacht"])
+    solve.set_defaults(func=_cmd_solve)
+    return p
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``madang`` console script."""
+    args = build_parser().parse_args(argv)
+    if getattr(args, "batch", None) and any(b < 1 for b in args.batch):
+        build_parser().error("batch sizes must be positive")
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
