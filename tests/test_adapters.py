@@ -44,7 +44,7 @@ def test_random_learner_seat_covers_all_seats():
     [dict(num_players=3, opponents=["random"]), dict(num_players=2, opponents="nope"),
      dict(num_players=2, opponents=[object()]), dict(learner_seat=2), dict(learner_seat=True),
      dict(num_players=5), dict(num_players="2"), dict(reward="points"),
-     dict(illegal_action="ignore"), dict(illegal_penalty="1"), dict(render_mode="human")],
+     dict(illegal_action="ignore"), dict(illegal_penalty="1")],
 )
 def test_bad_config_raises(kwargs):
     with pytest.raises(ValueError):
@@ -57,6 +57,13 @@ def test_opponents_list_in_seat_order_skipping_learner():
     assert [b.name for b in env.opponents] == ["yacht-solver", "random"]
     env.reset(seed=0)
     assert env.to_position()["to_move"] == 1
+
+
+def test_unsupported_render_mode_warns_and_renders_nothing():
+    with pytest.warns(UserWarning, match="render_mode"):
+        env = gym.make("madang/Yacht-v0", render_mode="rgb_array").unwrapped
+    env.reset(seed=0)
+    assert env.render() is None
 
 
 def test_render_ansi_and_pettingzoo_render():
