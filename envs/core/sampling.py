@@ -9,8 +9,8 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> 
     """One uniformly random legal action per row of a (B, A) bool/int mask -> (B,) int64.
 
     A few rounds of rejection sampling settle the rows with dense masks cheaply; the
-    remaining rows pick the r-th legal action through a cumulative count.  Rows with an
-    empty mask (finished games) get action 0.
+    remaining rows pick the r-th legal action from the flat list of legal positions.
+    Rows with an empty mask (finished games) get action 0.
     """
     mask = np.asarray(mask, dtype=bool)
     B, A = mask.shape
@@ -24,10 +24,12 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> 
         actions[todo[ok]] = cand[ok]
         todo = todo[~ok]
     if todo.size:
-        sub = mask[todo]
-        k = sub.sum(axis=1)
-        r = (rng.random(todo.size) * k).astype(np.int64)
-        count_dtype = np.int16 if A < 32767 else np.int64
-        c = np.cumsum(sub, axis=1, dtype=count_dtype)
-        actions[todo] = np.where(k > 0, (c > r[:, None]).argmax(axis=1), 0)
+        # The r-th legal action of each row, read from the flat list of legal positions.
+        n = todo.size
+        flat = np.flatnonzero(mask[todo])
+        starts = np.searchsorted(flat, np.arange(n + 1) * A)
+        k = np.diff(starts)
+        r = (rng.random(n) * k).astype(np.int64)
+        live = np.flatnonzero(k > 0)
+        actions[todo[live]] = flat[starts[live] + r[live]] - live * A
     return actions
