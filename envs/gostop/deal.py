@@ -3,7 +3,9 @@
 A deal is a permutation ``order`` of the 48 ids and the first player P0 (a seat):
 ``order[0:10]`` is P0's hand, ``[10:20]`` P1's, ``[20:28]`` the layout and ``[28:48]``
 the stock, top first.  Random draws come from each game's counter-based stream
-(:mod:`envs.core.rng`): one draw for a first player, 48 for a shuffle.
+(:mod:`envs.core.rng`) in attempts of 49 draws (a first player, then a shuffle); the
+batched reset computes two attempts per game at once, so a redeal or a skipped chongtong
+deal rarely costs a second round.
 """
 
 from __future__ import annotations
@@ -70,19 +72,32 @@ def fill_deals(state: GoStopState, rows: np.ndarray, orders: np.ndarray, first: 
     state.reason[rows] = np.where(ct, CHONGTONG, 0)
 
 
-def _shuffle(state: GoStopState, rows: np.ndarray) -> np.ndarray:
-    perm = rng.draw_permutations(state.rng_key[rows], state.rng_counter[rows], 48)
-    state.rng_counter[rows] += np.uint64(48)
-    return perm
+ATTEMPT_DRAWS = 49
+"""Draws per dealing attempt: one for a first player (ignored when the first player is
+kept, after a redeal or when fixed), 48 for the shuffle."""
+_SPECULATE = 2  # attempts computed per round; more rounds only when both fail (~0.1 %)
+
+
+def _attempts(state: GoStopState, rows: np.ndarray, k: int):
+    """The next ``k`` attempts of each game ``rows``: ``(first (n, k), orders (n, k, 48))``.
+
+    Attempt ``j`` uses draws ``counter + 49 j ..``; the counters are not advanced here.
+    """
+    raw = rng.draw_u64(state.rng_key[rows], state.rng_counter[rows], k * ATTEMPT_DRAWS)
+    raw = raw.reshape(rows.size, k, ATTEMPT_DRAWS)
+    first = (raw[:, :, 0] >> np.uint64(63)).astype(np.int64)  # a uniform bit
+    return first, np.argsort(raw[:, :, 1:], axis=2, kind="stable")  # as rng.draw_permutations
 
 
 def draw_first(state: GoStopState, rows: np.ndarray) -> np.ndarray:
+    """One random first player per game ``rows`` (one draw each)."""
     first = rng.draw_index(state.rng_key[rows], state.rng_counter[rows], 2)
     state.rng_counter[rows] += np.uint64(1)
     return first
 
 
 def blank(key: np.ndarray, counter: np.ndarray) -> GoStopState:
+    """Empty games with the given streams (to be dealt into)."""
     state = empty_state(key.shape[0])
     state.rng_key[:] = key
     state.rng_counter[:] = counter
@@ -92,44 +107,50 @@ def blank(key: np.ndarray, counter: np.ndarray) -> GoStopState:
 def random_deals(key, counter, first_player: int | None = None):
     """Fresh playable deals for the streams ``(key, counter)``; returns ``(state, skipped)``.
 
-    Per game: draw a first player (unless ``first_player`` fixes it), shuffle; a redeal
-    reshuffles with the same first player; a chongtong deal is settled and skipped, and
-    the game deals again with a fresh first player.  ``state.redeals`` and
-    ``state.skipped`` count what happened; ``skipped`` lists, per game, the results of
-    the skipped deals in order (``{"winner", "payout", "reason"}``).
+    Per game, attempt after attempt (49 draws each): a first player (unless kept or fixed by
+    ``first_player``) and a shuffle.  A redeal keeps the first player for the next attempt; a
+    chongtong deal is settled and skipped, and the next attempt draws a fresh first player.
+    ``state.redeals`` and ``state.skipped`` count what happened; ``skipped`` lists, per game,
+    the results of the skipped deals in order (``{"winner", "payout", "reason"}``).
     """
     state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
     B = state.batch_size
     skipped: list[list[dict]] = [[] for _ in range(B)]
-    todo = np.arange(B)
-    need_first = np.ones(B, dtype=bool)
+    kept = np.zeros(B, dtype=bool)  # the previous attempt was a redeal: keep its first player
     first = np.zeros(B, dtype=np.int64)
+    todo = np.arange(B)
     while todo.size:
-        nf = todo[need_first[todo]]
-        if nf.size:
-            first[nf] = first_player if first_player is not None else draw_first(state, nf)
-            need_first[nf] = False
-        orders = _shuffle(state, todo)
-        outcome = classify(orders)
-        redeal = outcome == REDEAL
-        state.redeals[todo[redeal]] += 1
-        chong = outcome >= 0
-        for i, who in zip(todo[chong], outcome[chong]):
-            seat = int(first[i]) if who == 0 else 1 - int(first[i])
-            state.skipped[i, seat] += 1
-            skipped[i].append({"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"})
-        need_first[todo[chong]] = True
-        ok = outcome == -1
-        fill_deals(state, todo[ok], orders[ok], first[todo[ok]], outcome[ok])
-        todo = todo[~ok]
+        drawn, orders = _attempts(state, todo, _SPECULATE)
+        verdicts = classify(orders.reshape(-1, 48)).reshape(todo.size, _SPECULATE)
+        chosen = np.full(todo.size, -1)  # the playable attempt of each game, if any
+        for j in range(_SPECULATE):
+            live = np.flatnonzero(chosen < 0)
+            rows, outcome = todo[live], verdicts[live, j]
+            pick = drawn[live, j] if first_player is None else np.full(rows.size, first_player)
+            first[rows] = np.where(kept[rows], first[rows], pick)
+            state.rng_counter[rows] += np.uint64(ATTEMPT_DRAWS)
+            redeal = outcome == REDEAL
+            state.redeals[rows[redeal]] += 1
+            kept[rows] = redeal
+            chong = np.flatnonzero(outcome >= 0)
+            for i, who in zip(rows[chong], outcome[chong]):
+                seat = int(first[i]) if who == 0 else 1 - int(first[i])
+                state.skipped[i, seat] += 1
+                skipped[i].append({"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"})
+            chosen[live[outcome == PLAYABLE]] = j
+        done = np.flatnonzero(chosen >= 0)
+        rows = todo[done]
+        fill_deals(state, rows, orders[done, chosen[done]], first[rows], np.full(rows.size, PLAYABLE))
+        todo = todo[chosen < 0]
     return state, skipped
 
 
 def given_deals(orders, first, key, counter) -> GoStopState:
     """Deal the (B, 48) permutations ``orders`` with first players ``first`` (seats).
 
-    A deal that needs a redeal reshuffles from the game's stream (same first player) until
-    it does not; ``state.redeals`` counts them.  A chongtong deal comes back finished.
+    A deal that needs a redeal is replaced by the game's next attempt (49 draws, the first
+    player kept) until one is not; ``state.redeals`` counts them.  A chongtong deal comes
+    back finished.
     """
     state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
     orders = np.asarray(orders, dtype=np.int64).copy()
@@ -144,7 +165,8 @@ def given_deals(orders, first, key, counter) -> GoStopState:
         if not todo.size:
             return state
         state.redeals[todo] += 1
-        orders[todo] = _shuffle(state, todo)
+        orders[todo] = _attempts(state, todo, 1)[1][:, 0]
+        state.rng_counter[todo] += np.uint64(ATTEMPT_DRAWS)
 
 
 def check_order(order) -> np.ndarray:

@@ -47,10 +47,18 @@ OBS_SIZE = _start
 _CARDS_END = OBS_SLICES["flipped"].stop
 
 _M_ANIMALS = C.M_ANIMALS_NO_CUP | C.BIT_CUP
-
-
-def _scaled(x, scale: float) -> np.ndarray:
-    return np.minimum(np.asarray(x, dtype=np.float32) * np.float32(1.0 / scale), np.float32(1.0))
+_M_TWO_UNITS = C.M_DOUBLE_JUNK | C.BIT_CUP
+_PHASE_ONE_HOT = np.eye(5, 4, dtype=np.float32)  # phase -> decision one-hot (OVER -> zeros)
+# The counts .. categories slices, built from the (self, opp) per-seat numbers
+# [hand, go_count, go_score, ppuk_count, score, brights, animals, ribbons, junk units]
+# (self at 0..8, opp at 9..17) and the stock size (18).
+_TAIL_START = OBS_SLICES["counts"].start
+_TAIL_ORDER = np.array([0, 9, 18, 1, 10, 2, 11, 3, 12, 4, 13, 5, 6, 7, 8, 14, 15, 16, 17])
+_TAIL_SCALE = np.array(
+    [1 / 10, 1 / 10, 1 / 20, 1 / 5, 1 / 5, 1 / 30, 1 / 30, 1 / 3, 1 / 3, 1 / 30, 1 / 30]
+    + [1 / 5, 1 / 9, 1 / 10, 1 / 28] * 2,
+    dtype=np.float32,
+)
 
 
 def encode(state, seats: np.ndarray) -> np.ndarray:
@@ -59,7 +67,7 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
     ar = np.arange(B)
     me = np.asarray(seats, dtype=np.int64)
     op = 1 - me
-    hand, opp_hand = state.hands[ar, me], state.hands[ar, op]
+    hand = state.hands[ar, me]
     cap_me, cap_op = state.captured[ar, me], state.captured[ar, op]
     played, flipped = C.BIT[state.played], C.BIT[state.flipped]
     visible = hand | state.layout | cap_me | cap_op | played | flipped
@@ -83,40 +91,25 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
         [(per_month == 3) & (owner < 0), owner == me[:, None], owner == op[:, None]], axis=1
     )
 
-    phase = state.phase
+    done = state.done
     dec = obs[:, OBS_SLICES["decision"]]
-    dec[:, :4] = phase[:, None] == np.arange(4)
-    dec[:, 4] = (state.to_move == me) & ~state.done
-    mover_hand = state.hands[ar, state.to_move]
-    left = popcount(mover_hand)
-    dec[:, 5] = ~state.done & (left == np.where(phase == 0, 1, 0))
+    dec[:, :4] = _PHASE_ONE_HOT[state.phase]
+    dec[:, 4] = (state.to_move == me) & ~done
+    left = popcount(state.hands[ar, state.to_move])
+    dec[:, 5] = ~done & (left == (state.phase == 0))
 
-    stock_left = state.stock_end.astype(np.int64) - state.stock_top
-    cnt = obs[:, OBS_SLICES["counts"]]
-    cnt[:, 0] = _scaled(popcount(hand), 10)
-    cnt[:, 1] = _scaled(popcount(opp_hand), 10)
-    cnt[:, 2] = _scaled(stock_left, 20)
-    go = obs[:, OBS_SLICES["go"]]
-    go[:, 0] = _scaled(state.go_count[ar, me], 5)
-    go[:, 1] = _scaled(state.go_count[ar, op], 5)
-    go[:, 2] = _scaled(state.go_score[ar, me], 30)
-    go[:, 3] = _scaled(state.go_score[ar, op], 30)
-    pp = obs[:, OBS_SLICES["ppuk"]]
-    pp[:, 0] = _scaled(state.ppuk_count[ar, me], 3)
-    pp[:, 1] = _scaled(state.ppuk_count[ar, op], 3)
-    both = np.stack([cap_me, cap_op], axis=1)  # (B, 2)
-    obs[:, OBS_SLICES["scores"]] = _scaled(np.stack([state.score[ar, me], state.score[ar, op]], axis=1), 30)
-    units = popcount(both & C.M_SINGLE_JUNK) + 2 * popcount(both & (C.M_DOUBLE_JUNK | C.BIT_CUP))
-    cats = np.stack(
-        [
-            popcount(both & C.M_BRIGHTS) * np.float32(1 / 5),
-            popcount(both & _M_ANIMALS) * np.float32(1 / 9),
-            popcount(both & C.M_RIBBONS) * np.float32(1 / 10),
-            units * np.float32(1 / 28),
-        ],
+    # Per-seat numbers in seat order, then turned to (self, opp) order and scaled.
+    cap = state.captured
+    per_seat = np.stack(
+        [popcount(state.hands), state.go_count, state.go_score, state.ppuk_count, state.score,
+         popcount(cap & C.M_BRIGHTS), popcount(cap & _M_ANIMALS), popcount(cap & C.M_RIBBONS),
+         popcount(cap & C.M_SINGLE_JUNK) + 2 * popcount(cap & _M_TWO_UNITS)],
         axis=2,
-    )  # (B, 2 seats, 4)
-    obs[:, OBS_SLICES["categories"]] = cats.reshape(B, 8)
+    ).astype(np.float32)  # (B, 2, 9)
+    rel = np.where((me == 1)[:, None, None], per_seat[:, ::-1], per_seat).reshape(B, 18)
+    stock_left = (state.stock_end - state.stock_top).astype(np.float32)
+    tail = np.concatenate([rel, stock_left[:, None]], axis=1)[:, _TAIL_ORDER]
+    np.minimum(tail * _TAIL_SCALE, np.float32(1.0), out=obs[:, _TAIL_START:])
     return obs
 
 

@@ -123,8 +123,10 @@ def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray) -
         paid = transfer_cards(state.captured[rows, 1 - payee], debt[owes])
         state.captured[rows, 1 - payee] ^= paid
         state.captured[rows, payee] |= paid
-    changed = r[(gain != 0) | (debt > 0)]
-    state.score[changed] = scores(state.captured[changed])
+        state.score[rows, 1 - payee] = scores(state.captured[rows, 1 - payee])
+    gained = (gain != 0) | (debt > 0)
+    rows, payee = r[gained], p[gained]
+    state.score[rows, payee] = scores(state.captured[rows, payee])
 
     state.ppuk_count[r, p] += ppuk
     three = ppuk & (state.ppuk_count[r, p] >= 3)
