@@ -140,11 +140,13 @@ class GoStop(Game):
         if r_stock.size:
             to_resolve = np.concatenate([to_resolve, r_stock])
             picks = np.concatenate([picks, actions[r_stock] - CHOOSE_START])
-        turn.resolve(state, to_resolve, picks, rewards)
+        to_stop, to_end = turn.resolve(state, to_resolve, picks, rewards)
         if r_gs.size:
             going = actions[r_gs] == GO
-            turn.go(state, r_gs[going], rewards)
-            turn.stop(state, r_gs[~going], rewards)
+            to_end = np.concatenate([to_end, turn.go(state, r_gs[going])])
+            to_stop = np.concatenate([to_stop, r_gs[~going]])
+        turn.stop(state, to_stop, rewards)
+        turn.end_turn(state, to_end, rewards)
         return rewards
 
     # ---------------------------------------------------------- observation

@@ -1,7 +1,7 @@
 """Combination score (§7), junk transfer (§6) and Stop settlement (§9), pure functions.
 
 The batched functions take card sets as uint64 bitmasks (see :mod:`.cards`) and work
-on any array shape; :func:`combination_score` and :func:`stop_settlement` are the
+on any array shape (scores come from lookup tables built at import from the §7 rules); :func:`combination_score` and :func:`stop_settlement` are the
 plain-Python entry points over card ids.
 """
 
@@ -14,10 +14,84 @@ import numpy as np
 from . import cards as C
 from .cards import U64, popcount
 
-ANIMAL_CUP, JUNK_CUP = 0, 1  # cup classification (§7.2)
 CHONGTONG_PAYOUT = 5
 THREE_PPUK_PAYOUT = 5
 GO_THRESHOLD = 7
+
+
+# ---------------------------------------------------------------------------------------
+# Scoring by table lookup.  Each card adds to some of these counters, packed in one int:
+#   bits  0-2 brights      3 rain man     | 4-7 ribbons, 8-9 hongdan, 10-11 cheongdan,
+#   12-13 chodan           | 14-15 godori birds, 16-19 animals except the cup, 20 the cup,
+#   21-25 junk units without the cup.
+# Every counter fits its field, so the packed counts of a set are the sum of six per-byte
+# table entries.  The score is then three lookups: the bright part (bits 0-3), the ribbon
+# part (bits 4-13) and the rest (bits 14-25: godori, animals, cup and junk, where the cup
+# choice of §7.2 happens).
+_FIELDS = {"brights": 0, "rain": 3, "ribbons": 4, "hongdan": 8, "cheongdan": 10, "chodan": 12,
+           "godori": 14, "animals": 16, "cup": 20, "junk": 21}
+
+
+def _card_increment(c: int) -> int:
+    inc = 0
+    for name, member in (("brights", c in C.BRIGHTS), ("rain", c == C.RAIN_BRIGHT),
+                         ("ribbons", c in C.RIBBONS), ("hongdan", c in C.HONGDAN),
+                         ("cheongdan", c in C.CHEONGDAN), ("chodan", c in C.CHODAN),
+                         ("godori", c in C.GODORI), ("animals", c in C.ANIMALS and c != C.CUP),
+                         ("cup", c == C.CUP)):
+        inc += int(member) << _FIELDS[name]
+    return inc + (int(C.JUNK_UNITS[c]) << _FIELDS["junk"])
+
+
+_INC = [_card_increment(c) for c in range(48)]
+_BYTE_TABLES = np.array(
+    [[sum(_INC[8 * j + i] for i in range(8) if v >> i & 1) for v in range(256)] for j in range(6)],
+    dtype=np.int32,
+)
+
+
+def _bright_points(key: int) -> int:
+    b, rain = key & 7, key >> 3
+    return 15 if b == 5 else 4 if b == 4 else (2 if rain else 3) if b == 3 else 0
+
+
+def _ribbon_points(key: int) -> int:
+    r, sets = key & 15, [(key >> s) & 3 for s in (4, 6, 8)]
+    return max(0, r - 4) + sum(3 for n in sets if n == 3)
+
+
+def _rest(key: int) -> tuple[int, bool, int, int]:
+    """(points, cup_as_junk, animals, junk points) of the godori/animal/cup/junk counters."""
+    g, a0, cup, u0 = key & 3, (key >> 2) & 15, (key >> 6) & 1, key >> 7
+    godori = 5 if g == 3 else 0
+    as_animal = max(0, a0 + cup - 4) + max(0, u0 - 9)
+    as_junk = max(0, a0 - 4) + max(0, u0 + 2 * cup - 9)
+    if as_junk > as_animal:  # a tie keeps the cup an animal
+        return godori + as_junk, True, a0, max(0, u0 + 2 * cup - 9)
+    return godori + as_animal, False, a0 + cup, max(0, u0 - 9)
+
+
+_BRIGHT_PTS = np.array([_bright_points(k) for k in range(16)], dtype=np.int16)
+_RIBBON_PTS = np.array([_ribbon_points(k) for k in range(1024)], dtype=np.int16)
+_REST = [_rest(k) for k in range(4096)]
+_REST_PTS = np.array([r[0] for r in _REST], dtype=np.int16)
+_REST_CUP_JUNK = np.array([r[1] for r in _REST], dtype=bool)
+_REST_ANIMALS = np.array([r[2] for r in _REST], dtype=np.int16)
+_REST_JUNK_PTS = np.array([r[3] for r in _REST], dtype=np.int16)
+
+
+def _packed_counts(captured) -> np.ndarray:
+    x = np.ascontiguousarray(captured, dtype="<u8")
+    b = x.view(np.uint8).reshape(x.shape + (8,))
+    t = _BYTE_TABLES
+    return t[0][b[..., 0]] + t[1][b[..., 1]] + t[2][b[..., 2]] + t[3][b[..., 3]] \
+        + t[4][b[..., 4]] + t[5][b[..., 5]]
+
+
+def scores(captured) -> np.ndarray:
+    """Combination scores (int16) of uint64 card sets, any shape (§7 with the cup rule)."""
+    p = _packed_counts(captured)
+    return _BRIGHT_PTS[p & 15] + _RIBBON_PTS[(p >> 4) & 1023] + _REST_PTS[p >> 14]
 
 
 @dataclass(frozen=True)
@@ -38,37 +112,15 @@ class Breakdown:
 
 def breakdown(captured) -> Breakdown:
     """Score the card sets ``captured`` (uint64 array) per spec §7 with the §7.2 cup choice."""
-    x = np.asarray(captured, dtype=np.uint64)
-    b = popcount(x & C.M_BRIGHTS).astype(np.int64)
-    rain = (x & C.BIT_RAIN) != 0
-    bright = np.where(b == 5, 15, np.where(b == 4, 4, np.where(b == 3, np.where(rain, 2, 3), 0)))
-    cup = ((x & C.BIT_CUP) != 0).astype(np.int64)
-    a0 = popcount(x & C.M_ANIMALS_NO_CUP).astype(np.int64)
-    godori = np.where((x & C.M_GODORI) == C.M_GODORI, 5, 0)
-    r = popcount(x & C.M_RIBBONS).astype(np.int64)
-    ribbon = np.maximum(r - 4, 0)
-    for m in (C.M_HONGDAN, C.M_CHEONGDAN, C.M_CHODAN):
-        ribbon = ribbon + np.where((x & m) == m, 3, 0)
-    u0 = popcount(x & C.M_SINGLE_JUNK).astype(np.int64) + 2 * popcount(x & C.M_DOUBLE_JUNK)
-    animal_if_animal = a0 + cup
-    junk_if_animal = np.maximum(u0 - 9, 0)
-    junk_if_junk = np.maximum(u0 + 2 * cup - 9, 0)
-    base = bright + ribbon + godori
-    total_animal = base + np.maximum(animal_if_animal - 4, 0) + junk_if_animal
-    total_junk = base + np.maximum(a0 - 4, 0) + junk_if_junk
-    as_junk = total_junk > total_animal  # a tie keeps the cup an animal
+    p = _packed_counts(captured)
+    bright, rest = _BRIGHT_PTS[p & 15], p >> 14
     return Breakdown(
-        score=np.maximum(total_animal, total_junk),
-        cup_as_junk=as_junk,
+        score=bright + _RIBBON_PTS[(p >> 4) & 1023] + _REST_PTS[rest],
+        cup_as_junk=_REST_CUP_JUNK[rest],
         bright_pts=bright,
-        animals=np.where(as_junk, a0, animal_if_animal),
-        junk_pts=np.where(as_junk, junk_if_junk, junk_if_animal),
+        animals=_REST_ANIMALS[rest],
+        junk_pts=_REST_JUNK_PTS[rest],
     )
-
-
-def scores(captured) -> np.ndarray:
-    """Combination scores (int64) of uint64 card sets, any shape."""
-    return breakdown(captured).score
 
 
 def _as_mask(ids, name: str = "captured_ids") -> int:
@@ -117,7 +169,7 @@ def settle(winner_captured, loser_captured, go_count) -> Settlement:
     w = breakdown(winner_captured)
     lose = np.asarray(loser_captured, dtype=np.uint64)
     g = np.asarray(go_count, dtype=np.int64)
-    base = w.score
+    base = w.score.astype(np.int64)
     value = np.where(g <= 2, base + g, base * np.exp2(np.maximum(g - 2, 0)))
     gwang = (w.bright_pts > 0) & ((lose & C.M_BRIGHTS) == 0)
     meong = w.animals >= 7

@@ -1,14 +1,15 @@
 """The turn procedure of spec §5 (pseudocode §5.10) over index sets of a batched state.
 
 A turn runs in stages, each a function over the rows ``r`` (int array) that reach it
-(``play``, ``hand_choice`` and ``flip`` return the rows that go on to the next stage):
+(``play``, ``hand_choice``, ``flip``, ``resolve`` and ``go`` return the rows that go on to
+the next stage, so the caller runs each stage once per step over all the rows reaching it):
 
     play ──(2 layout cards of the month)──> HAND_CHOICE ── hand_choice ─┐
       └───────────────────────────────────────────────────────────────┴─> flip
     flip ──(2 layout cards of the flipped month)──> STOCK_CHOICE ── (the pick) ──┐
       └─────────────────────────────────────────────────────────────────────────┴─> resolve(pick)
     resolve ──> three-ppuk end | forced Stop | GO_STOP decision | end_turn
-    go ──> end_turn;  stop ──> settlement
+    GO_STOP ── go ──> end_turn;  GO_STOP ── stop ──> settlement
 
 The played and flipped cards stay off the layout until ``resolve``, which applies the
 whole turn at once from the layout as it was before the turn (every case of §5.2-5.5).
@@ -62,13 +63,13 @@ def flip(state, r: np.ndarray) -> np.ndarray:
     return r[~choose]
 
 
-def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray) -> None:
+def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray):
     """Apply the turn's captures, ppuk, bonuses and transfer (§5.2-5.6), then check Go/Stop.
 
-    ``stock_pick`` is the layout card chosen for the flipped card (-1 where no choice was made).
+    ``stock_pick`` is the layout card chosen for the flipped card (-1 where no choice was
+    made).  Eligible movers get the GO_STOP decision; returns the rows that Stop at once
+    (eligible on their last turn) and the rows whose turn ends (not eligible).
     """
-    if not r.size:
-        return
     p = state.to_move[r].astype(np.int64)
     h = state.played[r].astype(np.int64)
     hp = state.hand_pick[r].astype(np.int64)
@@ -138,17 +139,16 @@ def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray) -
     score = state.score[r, p]
     gc = state.go_count[r, p]
     eligible = np.where(gc == 0, score >= GO_THRESHOLD, score > state.go_score[r, p])
-    stop(state, r[eligible & last], rewards)
     state.phase[r[eligible & ~last]] = GO_STOP
-    end_turn(state, r[~eligible], rewards)
+    return r[eligible & last], r[~eligible]
 
 
-def go(state, r: np.ndarray, rewards: np.ndarray) -> None:
-    """GO: record the Go and the current score (§8.2), then end the turn."""
+def go(state, r: np.ndarray) -> np.ndarray:
+    """GO: record the Go and the current score (§8.2); returns ``r`` (their turns end)."""
     p = state.to_move[r].astype(np.int64)
     state.go_count[r, p] += 1
     state.go_score[r, p] = state.score[r, p]
-    end_turn(state, r, rewards)
+    return r
 
 
 def stop(state, r: np.ndarray, rewards: np.ndarray) -> None:
