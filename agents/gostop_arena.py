@@ -45,7 +45,7 @@ class MatchResult:
 
     def as_dict(self) -> dict:
         return dict(asdict(self), win_rate=self.win_rate, mean_points=self.mean_points,
-                    mean_points_se=self.points_sd / np.sqrt(self.deals))
+                    mean_points_se=float(self.points_sd / np.sqrt(self.deals)))
 
 
 def play_match(bot_a, bot_b, deals: int, seed: int = 0) -> MatchResult:

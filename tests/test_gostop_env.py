@@ -216,7 +216,7 @@ def check_invariants(state, before, rewards):
 
 
 def test_random_play_soak_keeps_every_invariant():
-    s = G.init(np.arange(1500))
+    s = G.init(np.arange(4000))
     rng = np.random.default_rng(7)
     reasons = np.zeros(5, np.int64)
     while not s.done.all():

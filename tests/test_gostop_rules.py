@@ -407,3 +407,16 @@ def test_random_first_player_and_chongtong_rate():
     assert not s.done.any()
     rate = s.skipped.sum() / (4000 + s.skipped.sum())
     assert 0.015 < rate < 0.035  # spec §3.3: about 2.5 %
+
+
+# ------------------------------------------------------ omitted rules (D17)
+def test_no_bombs_or_side_payments():
+    # three cards of a month in hand and one on the layout: playing one takes a pair only
+    s = load(hands=((1, 2, 3, 6), (10,)), layout=[0], stock=[24], captured=((), (14,)))
+    act(s, 2)
+    p = after(s)
+    assert p["captured"] == [[0, 2], [14]] and p["hands"][0] == [1, 3, 6]
+    # a ppuk in the first turn of the deal earns nothing from the opponent
+    s = load(hands=((2, 6), (10,)), layout=[0], stock=[3], captured=((), (14,)))
+    act(s, 2)
+    assert after(s)["captured"] == [[], [14]]

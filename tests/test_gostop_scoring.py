@@ -225,3 +225,11 @@ def test_baks_are_cumulative():
     base = 3 + 5 + 3 + 1  # brights, godori, 7 animals, 10 junk units
     assert s["base"] == base and s["gwang_bak"] and s["meong_bak"] and s["pi_bak"]
     assert s["payout"] == (base + 1) * 8
+
+
+def test_cup_classification_is_recomputed_not_locked():
+    # D11: the same cup counts as an animal, then as junk once the junk makes that better
+    cards = [4, 12, 16, 20, 32]
+    assert not breakdown(_bits(cards)).cup_as_junk[0] and combination_score(cards) == 1
+    more = cards + sorted(SINGLE_JUNK)[:9]
+    assert breakdown(_bits(more)).cup_as_junk[0] and combination_score(more) == 2
