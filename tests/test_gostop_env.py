@@ -15,7 +15,7 @@ from agents.gostop_arena import play_match
 from envs.core.sampling import sample_legal
 from envs.gostop import GoStop, env as aec_env
 from envs.gostop import cards as C
-from envs.gostop.observation import OBS_SLICES, View
+from envs.gostop.observation import View
 from envs.gostop.scoring import scores, settle
 
 G = GoStop()

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import cards as C
-from .cards import U64, popcount
+from .cards import popcount
 
 _CARD_PARTS = ("hand", "layout", "captured_self", "captured_opp", "unseen", "played", "flipped")
 _SIZES = [(name, 48) for name in _CARD_PARTS] + [

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import cards as C
 from .cards import BIT, MONTH, MONTH_MASK_OF, U64, popcount
 from .scoring import THREE_PPUK_PAYOUT, GO_THRESHOLD, settle, scores, transfer_cards
 from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, STOCK_CHOICE, STOP, THREE_PPUK
