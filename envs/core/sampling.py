@@ -8,9 +8,9 @@ import numpy as np
 def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> np.ndarray:
     """One uniformly random legal action per row of a (B, A) bool/int mask -> (B,) int64.
 
-    A few rounds of rejection sampling settle the rows with dense masks cheaply; the
-    remaining rows pick the r-th legal action from the flat list of legal positions.
-    Rows with an empty mask (finished games) get action 0.
+    A few rounds of rejection sampling settle the rows with dense masks cheaply (stopping
+    early when most rows miss); the remaining rows pick the r-th legal action from the
+    flat list of legal positions.  Rows with an empty mask (finished games) get action 0.
     """
     mask = np.asarray(mask, dtype=bool)
     B, A = mask.shape
@@ -23,6 +23,8 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> 
         ok = mask[todo, cand]
         actions[todo[ok]] = cand[ok]
         todo = todo[~ok]
+        if 2 * todo.size > ok.size:  # sparse masks: more rejection rounds would mostly miss
+            break
     if todo.size:
         # The r-th legal action of each row, read from the flat list of legal positions.
         n = todo.size

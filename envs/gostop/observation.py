@@ -14,14 +14,14 @@ observing seat, "opp" the other one::
     decision        [372:378)  pending decision one-hot (play, hand_choice, stock_choice,
                                go_stop; all 0 once the deal is over), the observer is the
                                mover, it is the mover's last turn
-    counts          [378:381)  own hand size / 10, opp hand size / 10, stock size / 20
-    go              [381:385)  go_count self, opp (/ 5); go_score self, opp (/ 30)
-    ppuk            [385:387)  ppuk_count self, opp (/ 3)
-    scores          [387:389)  combination score self, opp (/ 30)
-    categories      [389:397)  self then opp: brights / 5, animals / 9 (cup included),
-                               ribbons / 10, junk units / 28 (cup as 2 units)
+    stats_self      [378:387)  own numbers: hand size / 10, go_count / 5, go_score / 30,
+                               ppuk_count / 3, combination score / 30, brights / 5,
+                               animals / 9 (cup included), ribbons / 10, junk units / 28
+                               (cup as 2 units)
+    stats_opp       [387:396)  the same numbers for the opponent
+    stock           [396:397)  stock size / 20
 
-Counts and scores are clipped to 1 (only positions loaded for analysis exceed the scales).
+Numbers are clipped to 1 (only positions loaded for analysis exceed the scales).
 Nothing hidden from the seat enters: the opponent's hand and the stock order appear only
 through their union (``unseen``) and sizes.
 """
@@ -35,8 +35,7 @@ from .cards import popcount
 
 _CARD_PARTS = ("hand", "layout", "captured_self", "captured_opp", "unseen", "played", "flipped")
 _SIZES = [(name, 48) for name in _CARD_PARTS] + [
-    ("piles", 36), ("decision", 6), ("counts", 3), ("go", 4), ("ppuk", 2), ("scores", 2),
-    ("categories", 8),
+    ("piles", 36), ("decision", 6), ("stats_self", 9), ("stats_opp", 9), ("stock", 1),
 ]
 OBS_SLICES: dict[str, slice] = {}
 _start = 0
@@ -49,16 +48,13 @@ _CARDS_END = OBS_SLICES["flipped"].stop
 _M_ANIMALS = C.M_ANIMALS_NO_CUP | C.BIT_CUP
 _M_TWO_UNITS = C.M_DOUBLE_JUNK | C.BIT_CUP
 _PHASE_ONE_HOT = np.eye(5, 4, dtype=np.float32)  # phase -> decision one-hot (OVER -> zeros)
-# The counts .. categories slices, built from the (self, opp) per-seat numbers
-# [hand, go_count, go_score, ppuk_count, score, brights, animals, ribbons, junk units]
-# (self at 0..8, opp at 9..17) and the stock size (18).
-_TAIL_START = OBS_SLICES["counts"].start
-_TAIL_ORDER = np.array([0, 9, 18, 1, 10, 2, 11, 3, 12, 4, 13, 5, 6, 7, 8, 14, 15, 16, 17])
-_TAIL_SCALE = np.array(
-    [1 / 10, 1 / 10, 1 / 20, 1 / 5, 1 / 5, 1 / 30, 1 / 30, 1 / 3, 1 / 3, 1 / 30, 1 / 30]
-    + [1 / 5, 1 / 9, 1 / 10, 1 / 28] * 2,
-    dtype=np.float32,
+# stats_self / stats_opp: the per-seat numbers STAT_NAMES (see the layout above), scaled.
+_STATS = OBS_SLICES["stats_self"].start
+_STATS_SCALE = np.tile(
+    np.array([1 / 10, 1 / 5, 1 / 30, 1 / 3, 1 / 30, 1 / 5, 1 / 9, 1 / 10, 1 / 28], np.float32), 2
 )
+STAT_NAMES = ("hand", "go_count", "go_score", "ppuk_count", "score", "brights", "animals",
+               "ribbons", "junk_units")
 
 
 def encode(state, seats: np.ndarray) -> np.ndarray:
@@ -98,18 +94,19 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
     left = popcount(state.hands[ar, state.to_move])
     dec[:, 5] = ~done & (left == (state.phase == 0))
 
-    # Per-seat numbers in seat order, then turned to (self, opp) order and scaled.
+    # Per-seat numbers in seat order, gathered into (self, opp) order, scaled and clipped.
     cap = state.captured
     per_seat = np.stack(
         [popcount(state.hands), state.go_count, state.go_score, state.ppuk_count, state.score,
          popcount(cap & C.M_BRIGHTS), popcount(cap & _M_ANIMALS), popcount(cap & C.M_RIBBONS),
          popcount(cap & C.M_SINGLE_JUNK) + 2 * popcount(cap & _M_TWO_UNITS)],
         axis=2,
-    ).astype(np.float32)  # (B, 2, 9)
-    rel = np.where((me == 1)[:, None, None], per_seat[:, ::-1], per_seat).reshape(B, 18)
+    ).astype(np.float32).reshape(2 * B, 9)
+    rows = (2 * ar)[:, None] + np.stack([me, op], axis=1)
+    rel = np.take(per_seat, rows.reshape(-1), axis=0).reshape(B, 18)
+    np.minimum(rel * _STATS_SCALE, np.float32(1.0), out=obs[:, _STATS:_STATS + 18])
     stock_left = (state.stock_end - state.stock_top).astype(np.float32)
-    tail = np.concatenate([rel, stock_left[:, None]], axis=1)[:, _TAIL_ORDER]
-    np.minimum(tail * _TAIL_SCALE, np.float32(1.0), out=obs[:, _TAIL_START:])
+    obs[:, OBS_SLICES["stock"].start] = np.minimum(stock_left * np.float32(1 / 20), np.float32(1.0))
     return obs
 
 
@@ -136,8 +133,9 @@ class View:
         dec = obs[:, OBS_SLICES["decision"]] > 0.5
         self.decision = np.where(dec[:, :4].any(axis=1), dec[:, :4].argmax(axis=1), -1)
         self.last_turn = dec[:, 5]
-        self.hand_size_opp = np.rint(obs[:, OBS_SLICES["counts"]][:, 1] * 10).astype(np.int64)
+        stats = obs[:, _STATS:_STATS + 18].reshape(B, 2, 9) / _STATS_SCALE[:9]
+        self.hand_size_opp = np.rint(stats[:, 1, 0]).astype(np.int64)
         self.piles = obs[:, OBS_SLICES["piles"]].reshape(B, 3, 12) > 0.5
-        self.go_count = np.rint(obs[:, OBS_SLICES["go"]][:, :2] * 5).astype(np.int64)
-        self.ppuk_count = np.rint(obs[:, OBS_SLICES["ppuk"]] * 3).astype(np.int64)
-        self.score = np.rint(obs[:, OBS_SLICES["scores"]] * 30).astype(np.int64)
+        self.go_count = np.rint(stats[:, :, 1]).astype(np.int64)
+        self.ppuk_count = np.rint(stats[:, :, 3]).astype(np.int64)
+        self.score = np.rint(stats[:, :, 4]).astype(np.int64)
