@@ -86,7 +86,9 @@ def _attempts(state: GoStopState, rows: np.ndarray, k: int):
     raw = rng.draw_u64(state.rng_key[rows], state.rng_counter[rows], k * ATTEMPT_DRAWS)
     raw = raw.reshape(rows.size, k, ATTEMPT_DRAWS)
     first = (raw[:, :, 0] >> np.uint64(63)).astype(np.int64)  # a uniform bit
-    return first, np.argsort(raw[:, :, 1:], axis=2, kind="stable")  # as rng.draw_permutations
+    # Ranking 48 random 64-bit values gives a uniform permutation (as rng.draw_permutations;
+    # the default sort is faster than a stable one and differs only on exact ties).
+    return first, np.argsort(raw[:, :, 1:], axis=2)
 
 
 def draw_first(state: GoStopState, rows: np.ndarray) -> np.ndarray:
@@ -107,42 +109,55 @@ def blank(key: np.ndarray, counter: np.ndarray) -> GoStopState:
 def random_deals(key, counter, first_player: int | None = None):
     """Fresh playable deals for the streams ``(key, counter)``; returns ``(state, skipped)``.
 
+    See :func:`deal_random_into`; ``skipped[i]`` lists the skipped deals of game ``i``.
+    """
+    state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
+    log = deal_random_into(state, np.arange(state.batch_size), first_player)
+    return state, [log.get(i, []) for i in range(state.batch_size)]
+
+
+def deal_random_into(state: GoStopState, rows: np.ndarray, first_player: int | None = None) -> dict:
+    """Replace the games ``rows`` of ``state`` by fresh playable deals from their own streams.
+
     Per game, attempt after attempt (49 draws each): a first player (unless kept or fixed by
     ``first_player``) and a shuffle.  A redeal keeps the first player for the next attempt; a
     chongtong deal is settled and skipped, and the next attempt draws a fresh first player.
-    ``state.redeals`` and ``state.skipped`` count what happened; ``skipped`` lists, per game,
-    the results of the skipped deals in order (``{"winner", "payout", "reason"}``).
+    ``state.redeals`` and ``state.skipped`` count what happened; returns ``{row: [results of
+    the skipped deals in order]}`` (``{"winner", "payout", "reason"}``) for rows that skipped.
     """
-    state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
-    B = state.batch_size
-    skipped: list[list[dict]] = [[] for _ in range(B)]
-    kept = np.zeros(B, dtype=bool)  # the previous attempt was a redeal: keep its first player
-    first = np.zeros(B, dtype=np.int64)
-    todo = np.arange(B)
+    rows = np.asarray(rows, dtype=np.int64)
+    state.redeals[rows] = 0
+    state.skipped[rows] = 0
+    skipped: dict[int, list[dict]] = {}
+    kept = np.zeros(rows.size, dtype=bool)  # the previous attempt was a redeal: keep its first player
+    first = np.zeros(rows.size, dtype=np.int64)
+    todo = np.arange(rows.size)  # positions in ``rows``
     while todo.size:
-        drawn, orders = _attempts(state, todo, _SPECULATE)
+        drawn, orders = _attempts(state, rows[todo], _SPECULATE)
         verdicts = classify(orders.reshape(-1, 48)).reshape(todo.size, _SPECULATE)
         chosen = np.full(todo.size, -1)  # the playable attempt of each game, if any
         for j in range(_SPECULATE):
             live = np.flatnonzero(chosen < 0)
-            rows, outcome = todo[live], verdicts[live, j]
-            pick = drawn[live, j] if first_player is None else np.full(rows.size, first_player)
-            first[rows] = np.where(kept[rows], first[rows], pick)
-            state.rng_counter[rows] += np.uint64(ATTEMPT_DRAWS)
+            at, outcome = todo[live], verdicts[live, j]
+            g = rows[at]
+            pick = drawn[live, j] if first_player is None else np.full(at.size, first_player)
+            first[at] = np.where(kept[at], first[at], pick)
+            state.rng_counter[g] += np.uint64(ATTEMPT_DRAWS)
             redeal = outcome == REDEAL
-            state.redeals[rows[redeal]] += 1
-            kept[rows] = redeal
+            state.redeals[g[redeal]] += 1
+            kept[at] = redeal
             chong = np.flatnonzero(outcome >= 0)
-            for i, who in zip(rows[chong], outcome[chong]):
-                seat = int(first[i]) if who == 0 else 1 - int(first[i])
-                state.skipped[i, seat] += 1
-                skipped[i].append({"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"})
+            for a, who in zip(at[chong], outcome[chong]):
+                seat = int(first[a]) if who == 0 else 1 - int(first[a])
+                state.skipped[rows[a], seat] += 1
+                skipped.setdefault(int(rows[a]), []).append(
+                    {"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"})
             chosen[live[outcome == PLAYABLE]] = j
         done = np.flatnonzero(chosen >= 0)
-        rows = todo[done]
-        fill_deals(state, rows, orders[done, chosen[done]], first[rows], np.full(rows.size, PLAYABLE))
+        at = todo[done]
+        fill_deals(state, rows[at], orders[done, chosen[done]], first[at], np.full(at.size, PLAYABLE))
         todo = todo[chosen < 0]
-    return state, skipped
+    return skipped
 
 
 def given_deals(orders, first, key, counter) -> GoStopState:

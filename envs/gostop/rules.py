@@ -56,6 +56,13 @@ class GoStop(Game):
     def new_games(self, key, counter):
         return D.random_deals(key, counter)[0]
 
+    def reset_where(self, state, where):
+        """As :meth:`Game.reset_where` (same new games), dealing straight into ``state``."""
+        idx = np.flatnonzero(where)
+        if idx.size:
+            D.deal_random_into(state, idx)
+        return idx
+
     def deal(self, orders, first_players, seeds=None) -> GoStopState:
         """B games from given deal orders ((B, 48) permutations) and first players ((B,) seats).
 
