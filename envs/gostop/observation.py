@@ -32,6 +32,7 @@ import numpy as np
 
 from . import cards as C
 from .cards import popcount
+from .state import flat
 
 _CARD_PARTS = ("hand", "layout", "captured_self", "captured_opp", "unseen", "played", "flipped")
 _SIZES = [(name, 48) for name in _CARD_PARTS] + [
@@ -63,8 +64,10 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
     ar = np.arange(B)
     me = np.asarray(seats, dtype=np.int64)
     op = 1 - me
-    hand = state.hands[ar, me]
-    cap_me, cap_op = state.captured[ar, me], state.captured[ar, op]
+    mine = 2 * ar + me  # flat per-seat indices (see state.flat); the opponent's is mine ^ 1
+    hands, captured = flat(state.hands), flat(state.captured)
+    hand = hands[mine]
+    cap_me, cap_op = captured[mine], captured[mine ^ 1]
     played, flipped = C.BIT[state.played], C.BIT[state.flipped]
     visible = hand | state.layout | cap_me | cap_op | played | flipped
     boards = np.empty((B, 8), dtype="<u8")
@@ -91,7 +94,7 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
     dec = obs[:, OBS_SLICES["decision"]]
     dec[:, :4] = _PHASE_ONE_HOT[state.phase]
     dec[:, 4] = (state.to_move == me) & ~done
-    left = popcount(state.hands[ar, state.to_move])
+    left = popcount(hands[2 * ar + state.to_move])
     dec[:, 5] = ~done & (left == (state.phase == 0))
 
     # Per-seat numbers in seat order, gathered into (self, opp) order, scaled and clipped.
@@ -102,8 +105,7 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
          popcount(cap & C.M_SINGLE_JUNK) + 2 * popcount(cap & _M_TWO_UNITS)],
         axis=2,
     ).astype(np.float32).reshape(2 * B, 9)
-    rows = (2 * ar)[:, None] + np.stack([me, op], axis=1)
-    rel = np.take(per_seat, rows.reshape(-1), axis=0).reshape(B, 18)
+    rel = np.take(per_seat, np.stack([mine, mine ^ 1], axis=1).reshape(-1), axis=0).reshape(B, 18)
     np.minimum(rel * _STATS_SCALE, np.float32(1.0), out=obs[:, _STATS:_STATS + 18])
     stock_left = (state.stock_end - state.stock_top).astype(np.float32)
     obs[:, OBS_SLICES["stock"].start] = np.minimum(stock_left * np.float32(1 / 20), np.float32(1.0))

@@ -33,7 +33,7 @@ from . import cards as C
 from . import deal as D
 from . import observation, position, text, turn
 from .actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
-from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState
+from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
 
 class GoStop(Game):
@@ -121,7 +121,7 @@ class GoStop(Game):
     def legal_mask(self, state):
         B = state.batch_size
         ph = state.phase
-        mover_hand = state.hands[np.arange(B), state.to_move]
+        mover_hand = flat(state.hands)[2 * np.arange(B) + state.to_move]
         choose_from = state.layout & C.MONTH_MASK_OF[np.where(ph == HAND_CHOICE, state.played, state.flipped)]
         is_play = ph == PLAY
         is_choice = (ph == HAND_CHOICE) | (ph == STOCK_CHOICE)

@@ -11,6 +11,7 @@ the next stage, so the caller runs each stage once per step over all the rows re
     resolve ──> three-ppuk end | forced Stop | GO_STOP decision | end_turn
     GO_STOP ── go ──> end_turn;  GO_STOP ── stop ──> settlement
 
+Per-seat fields are addressed through ``flat(field)[2 g + seat]`` (:func:`.state.flat`).
 The played and flipped cards stay off the layout until ``resolve``, which applies the
 whole turn at once from the layout as it was before the turn (every case of §5.2-5.5).
 Every function mutates ``state`` in place; those that can end a deal write the terminal
@@ -23,15 +24,15 @@ import numpy as np
 
 from .cards import BIT, MONTH, MONTH_MASK_OF, U64, popcount
 from .scoring import THREE_PPUK_PAYOUT, GO_THRESHOLD, settle, scores, transfer_cards
-from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, STOCK_CHOICE, STOP, THREE_PPUK
+from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, STOCK_CHOICE, STOP, THREE_PPUK, flat
 
 _ZERO = U64(0)
 
 
+
 def play(state, r: np.ndarray, card: np.ndarray) -> np.ndarray:
     """PLAY: the mover plays ``card`` from its hand; returns the rows that go on to flip."""
-    p = state.to_move[r]
-    state.hands[r, p] &= ~BIT[card]
+    flat(state.hands)[2 * r + state.to_move[r]] &= ~BIT[card]
     state.played[r] = card
     two = popcount(state.layout[r] & MONTH_MASK_OF[card]) == 2
     state.phase[r[two]] = HAND_CHOICE
@@ -51,7 +52,7 @@ def flip(state, r: np.ndarray) -> np.ndarray:
     """
     top = state.stock_top[r].astype(np.int64)
     has = top < state.stock_end[r]
-    s = np.where(has, state.stock[r, np.minimum(top, 47)], -1)
+    s = np.where(has, flat(state.stock)[48 * r + np.minimum(top, 47)], -1)
     state.stock_top[r] = top + has
     state.flipped[r] = s
     choose = (
@@ -70,10 +71,9 @@ def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray):
     (eligible on their last turn) and the rows whose turn ends (not eligible).
     """
     p = state.to_move[r].astype(np.int64)
+    me = 2 * r + p  # flat per-seat index of the mover; the opponent's is me ^ 1
     h = state.played[r].astype(np.int64)
-    hp = state.hand_pick[r].astype(np.int64)
     s = state.flipped[r].astype(np.int64)
-    sp = np.asarray(stock_pick, dtype=np.int64)
     L = state.layout[r]
     bh, bs = BIT[h], BIT[s]
     Lh = L & MONTH_MASK_OF[h]
@@ -82,71 +82,71 @@ def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray):
     k = popcount(Ls)
     same = MONTH[s] == MONTH[h]
 
-    # Case B (flip of another month, or no flip): each card matches on its own.
-    cap_h = np.where(n == 0, _ZERO, np.where(n == 2, bh | BIT[hp], bh | Lh))
-    take_h = np.where(n == 2, BIT[hp], Lh)
+    # Case B (flip of another month, or no flip): each card matches on its own.  With
+    # 2 candidates the chosen card is taken (a pick is -1, i.e. no card, otherwise);
+    # with 1 or 3 the whole month; with 0 the card is placed.
+    take_h = np.where(n == 2, BIT[state.hand_pick[r]], Lh)
     add_h = np.where(n == 0, bh, _ZERO)
-    cap_s = np.where(k == 0, _ZERO, np.where(k == 2, bs | BIT[sp], bs | Ls))
-    take_s = np.where(k == 2, BIT[sp], Ls)
+    take_s = np.where(k == 2, BIT[stock_pick], Ls)
     add_s = np.where(k == 0, bs, _ZERO)
-    gain = cap_h | cap_s
     take = take_h | take_s
     add = add_h | add_s
+    gain = take | ((bh ^ add_h) | (bs ^ add_s))
     # Case A (flip of the played card's month): chok (n=0), ppuk (n=1), ttadak (n=2).
     chok = same & (n == 0)
     ppuk = same & (n == 1)
     ttadak = same & (n == 2)
-    gain = np.where(same, np.where(ppuk, _ZERO, bh | bs | Lh), gain)
+    both = bh | bs
+    gain = np.where(same, np.where(ppuk, _ZERO, both | Lh), gain)
     take = np.where(same, np.where(ppuk, _ZERO, Lh), take)
-    add = np.where(same, np.where(ppuk, bh | bs, _ZERO), add)
+    add = np.where(same, np.where(ppuk, both, _ZERO), add)
 
     hand_triple = ~same & (n == 3)
     stock_triple = ~same & (k == 3)
-    mh, ms = MONTH[h], np.minimum(MONTH[s], 11)
-    owner_h = state.ppuk_owner[r, mh]
-    owner_s = state.ppuk_owner[r, ms]
-    debt = hand_triple * (1 + (owner_h == p)) + stock_triple * (1 + (owner_s == p))
-    state.ppuk_owner[r[hand_triple], mh[hand_triple]] = -1
-    state.ppuk_owner[r[stock_triple], ms[stock_triple]] = -1
-    state.ppuk_owner[r[ppuk], mh[ppuk]] = p[ppuk]
+    owners = flat(state.ppuk_owner)
+    ph, ps = 12 * r + MONTH[h], 12 * r + np.minimum(MONTH[s], 11)
+    debt = hand_triple * (1 + (owners[ph] == p)) + stock_triple * (1 + (owners[ps] == p))
+    owners[ph[hand_triple]] = -1
+    owners[ps[stock_triple]] = -1
+    owners[ph[ppuk]] = p[ppuk]
 
     new_layout = (L & ~take) | add
     state.layout[r] = new_layout
-    state.captured[r, p] |= gain
-    last = state.hands[r, p] == 0  # the mover held one card at the start of the turn
+    captured, score = flat(state.captured), flat(state.score)
+    captured[me] |= gain
+    last = flat(state.hands)[me] == 0  # the mover held one card at the start of the turn
     sweep = (gain != 0) & (new_layout == 0)
     debt = debt + ~last * (chok.astype(np.int64) + ttadak + sweep)
 
     owes = np.flatnonzero(debt > 0)
     if owes.size:
-        rows, payee = r[owes], p[owes]
-        paid = transfer_cards(state.captured[rows, 1 - payee], debt[owes])
-        state.captured[rows, 1 - payee] ^= paid
-        state.captured[rows, payee] |= paid
-        state.score[rows, 1 - payee] = scores(state.captured[rows, 1 - payee])
-    gained = (gain != 0) | (debt > 0)
-    rows, payee = r[gained], p[gained]
-    state.score[rows, payee] = scores(state.captured[rows, payee])
+        payee = me[owes]
+        paid = transfer_cards(captured[payee ^ 1], debt[owes])
+        captured[payee ^ 1] ^= paid
+        captured[payee] |= paid
+        score[payee ^ 1] = scores(captured[payee ^ 1])
+    gained = me[(gain != 0) | (debt > 0)]
+    score[gained] = scores(captured[gained])
 
-    state.ppuk_count[r, p] += ppuk
-    three = ppuk & (state.ppuk_count[r, p] >= 3)
+    ppuk_count = flat(state.ppuk_count)
+    ppuk_count[me] += ppuk
+    three = ppuk & (ppuk_count[me] >= 3)
     if three.any():
         _finish(state, r[three], p[three], np.full(int(three.sum()), THREE_PPUK_PAYOUT, np.float64),
                 THREE_PPUK, rewards)
     live = ~three
-    r, p, last = r[live], p[live], last[live]
-    score = state.score[r, p]
-    gc = state.go_count[r, p]
-    eligible = np.where(gc == 0, score >= GO_THRESHOLD, score > state.go_score[r, p])
+    r, me, last = r[live], me[live], last[live]
+    sc = score[me]
+    eligible = np.where(flat(state.go_count)[me] == 0, sc >= GO_THRESHOLD, sc > flat(state.go_score)[me])
     state.phase[r[eligible & ~last]] = GO_STOP
     return r[eligible & last], r[~eligible]
 
 
 def go(state, r: np.ndarray) -> np.ndarray:
     """GO: record the Go and the current score (§8.2); returns ``r`` (their turns end)."""
-    p = state.to_move[r].astype(np.int64)
-    state.go_count[r, p] += 1
-    state.go_score[r, p] = state.score[r, p]
+    me = 2 * r + state.to_move[r]
+    flat(state.go_count)[me] += 1
+    flat(state.go_score)[me] = flat(state.score)[me]
     return r
 
 
@@ -155,7 +155,9 @@ def stop(state, r: np.ndarray, rewards: np.ndarray) -> None:
     if not r.size:
         return
     p = state.to_move[r].astype(np.int64)
-    s = settle(state.captured[r, p], state.captured[r, 1 - p], state.go_count[r, p])
+    me = 2 * r + p
+    captured = flat(state.captured)
+    s = settle(captured[me], captured[me ^ 1], flat(state.go_count)[me])
     _finish(state, r, p, s.payout, STOP, rewards)
 
 
@@ -164,10 +166,10 @@ def end_turn(state, r: np.ndarray, rewards: np.ndarray) -> None:
     if not r.size:
         return
     state.played[r] = state.hand_pick[r] = state.flipped[r] = -1
-    hands = state.hands[r]
     p = state.to_move[r]
-    both_empty = (hands[:, 0] == 0) & (hands[:, 1] == 0)
-    other_has = hands[np.arange(r.size), 1 - p] != 0
+    hands = flat(state.hands)
+    other_has = hands[(2 * r + p) ^ 1] != 0
+    both_empty = ~other_has & (hands[2 * r + p] == 0)
     state.to_move[r] = np.where(other_has, 1 - p, p)
     state.phase[r] = PLAY
     ended = r[both_empty]
