@@ -233,3 +233,9 @@ def test_cup_classification_is_recomputed_not_locked():
     assert not breakdown(_bits(cards)).cup_as_junk[0] and combination_score(cards) == 1
     more = cards + sorted(SINGLE_JUNK)[:9]
     assert breakdown(_bits(more)).cup_as_junk[0] and combination_score(more) == 2
+
+
+@given(card_sets)
+def test_has_triple(ids):
+    months = [sum(1 for c in ids if c // 4 == m) for m in range(12)]
+    assert bool(C.has_triple(_bits(ids))[0]) == (3 in months)

@@ -121,6 +121,20 @@ def has_quad(x: np.ndarray) -> np.ndarray:
     return (x & (x >> U64(1)) & (x >> U64(2)) & (x >> U64(3)) & _NIBBLE_LOW) != 0
 
 
+_M5, _M3 = U64(0x5555555555555555), U64(0x3333333333333333)
+_M7, _M8 = U64(0x7777777777777777), U64(0x8888888888888888)
+
+
+def has_triple(x: np.ndarray) -> np.ndarray:
+    """True where the set ``x`` holds exactly three cards of some month (bit arithmetic)."""
+    x = np.asarray(x, dtype=np.uint64)
+    c = x - ((x >> U64(1)) & _M5)
+    c = (c & _M3) + ((c >> U64(2)) & _M3)  # each month's nibble now holds its card count
+    z = c ^ _M3  # a nibble is 0 exactly where the count is 3
+    nonzero = (((z & _M7) + _M7) | z) & _M8  # top bit of each nibble: nibble != 0
+    return nonzero != _M8
+
+
 def month_counts(x: np.ndarray) -> np.ndarray:
     """(..., 12) int64: how many cards of each month the sets ``x`` hold."""
     x = np.asarray(x, dtype=np.uint64)

@@ -84,11 +84,15 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
     obs_cards = obs[:, :_CARDS_END].reshape(B, 7, 48)  # a view: splits one contiguous axis
     obs_cards[...] = bits[:, :7, :48]
 
-    per_month = C.month_counts(state.layout)
-    owner = state.ppuk_owner
-    obs[:, OBS_SLICES["piles"]] = np.concatenate(
-        [(per_month == 3) & (owner < 0), owner == me[:, None], owner == op[:, None]], axis=1
-    )
+    piles = OBS_SLICES["piles"]
+    obs[:, piles] = 0.0
+    rows = np.flatnonzero(C.has_triple(state.layout))  # every pile is a 3-card month
+    if rows.size:
+        owner, m = state.ppuk_owner[rows], me[rows, None]
+        obs[rows, piles] = np.concatenate(
+            [(C.month_counts(state.layout[rows]) == 3) & (owner < 0), owner == m, owner == 1 - m],
+            axis=1,
+        )
 
     done = state.done
     dec = obs[:, OBS_SLICES["decision"]]
