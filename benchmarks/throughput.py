@@ -75,7 +75,8 @@ def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, 
     least one full pass, so large batches are measured over all their envs).
     """
     opponent = _CountingRandomBot()
-    envs = [MadangEnv(game_class(game_name), opponents=opponent, **config) for _ in range(batch)]
+    config = {"opponents": opponent, **config}
+    envs = [MadangEnv(game_class(game_name), **config) for _ in range(batch)]
     rng = np.random.default_rng(seed)
     masks = []
     for i, env in enumerate(envs):
