@@ -388,3 +388,13 @@ def test_match_is_symmetric_between_identical_bots():
 def test_arena_command_line(capsys):
     assert arena_main(["gostop-greedy", "random", "--deals", "20"]) == 0
     assert '"win_rate"' in capsys.readouterr().out
+
+
+def test_reset_where_deals_the_same_games_as_new_games():
+    from envs.core.game import Game
+
+    a = _random_states(n=300, steps=40, seed=2)
+    b = a.copy()
+    where = a.done | (np.arange(300) % 7 == 0)
+    assert (G.reset_where(a, where) == Game.reset_where(G, b, where)).all()
+    assert a.equals(b) and not a.done[where].any()
