@@ -8,6 +8,7 @@ from .base import Bot
 
 _BOTS = {
     "random": ("agents.random_bot", "RandomBot"),
+    "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot"),
     "yacht-greedy": ("agents.yacht_greedy", "YachtGreedyBot"),
     "yacht-solver": ("agents.yacht_solver", "YachtSolverBot"),
 }

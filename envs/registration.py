@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gymnasium
 
-GAMES = {"yacht": "envs.yacht.rules:Yacht"}
+GAMES = {"yacht": "envs.yacht.rules:Yacht", "gostop": "envs.gostop.rules:GoStop"}
 """Game module name -> ``module:Class`` of its batched rules."""
 
 
