@@ -287,7 +287,7 @@ class RefDeal:
     * ``turns``: number of PLAY decisions taken so far; ``last_turn``: a dict describing the last
       completed turn (captures, bonuses, triples, debt, transferred cards), for debugging diffs.
 
-    Mid-turn state (an internal choice made by this implementation, following the §5.10
+    INTERPRETATION -- mid-turn state (an internal choice of this implementation, following the §5.10
     pseudocode's order of mutations): at PLAY the hand card leaves the hand.  During HAND_CHOICE
     nothing else has changed yet (no flip).  After the flip the hand step is applied to the layout
     exactly as in §5.10 (a placed card is on the layout; a pending pair / triple capture has left the
@@ -547,7 +547,10 @@ class RefDeal:
     def step(self, action) -> None:
         """Apply one decision; ValueError (state unchanged) for an illegal or wrong-typed action."""
         if self.result is not None or self.pending is None:
-            raise ValueError(f"step({action!r}): the deal is over (no decision pending)")
+            raise ValueError(f"step({action!r}): no decision is pending (the deal is over or "
+                             f"was redealt)")
+        # INTERPRETATION (interface.md "Actions"): any integer with __index__ (int, numpy integer,
+        # 0-d integer array) is accepted; bool, float, str, None are wrong types.
         if isinstance(action, bool):
             raise ValueError(f"step: action {action!r} is a bool, not an action id")
         try:
@@ -691,14 +694,16 @@ class RefDeal:
             self.captured[p].update(group)
         # §5.5 junk bonuses
         if t["groups"] and not self.layout:
-            t["bonus"].append("sseul")  # D6: the layout is empty after the turn's captures
+            # D6: the layout is empty after the turn's captures (§5.10: "if pending and ...")
+            t["bonus"].append("sseul")
         if t["last"]:
             # D7 / D21: no junk for ttadak, chok, sseul on the mover's last turn
             t["bonus"] = [b for b in t["bonus"] if b not in ("chok", "ttadak", "sseul")]
         debt = len(t["bonus"]) + sum(2 if owner == p else 1 for owner in t["triples"])
         moved = transfer(self.captured[o], self.captured[p], debt) if debt > 0 else []
         self._record_turn(debt=debt, moved=moved)
-        # §5.7 Go / Stop check, only for the mover
+        # §5.7 Go / Stop check, only for the mover; per §5.10 it runs after every turn that did not
+        # end the deal (also after a ppuk turn that captured nothing).
         if eligible(self.score(p), self.go_count[p], self.go_score[p]):
             if t["last"]:
                 self._stop()  # D19: forced Stop on the last turn
@@ -742,6 +747,8 @@ class RefDeal:
             self.to_move = p  # the last mover
             self._set_result(None, 0, "nagari")
             return
+        # §5.8 prose (the §5.10 pseudocode's plain "to_move = o" covers real deals only): the
+        # mover moves again when the other seat holds no card (loaded positions only).
         self.to_move = o if self.hands[o] else p
         self.pending = PLAY
 

@@ -547,6 +547,17 @@ def test_illegal_actions_raise_and_change_nothing():
                 d.legal_actions()) == state
 
 
+def test_empty_stock_in_a_loaded_position_means_no_flip():
+    # INTERPRETATION (documented in the reference): all 48 cards listed, stock empty -> the hand
+    # step resolves alone.  2 takes 3, the layout is empty: sweep, debt 1.
+    rest = [c for c in ALL if c not in (2, 6, 10, 3)]
+    d = load(hands=([2, 6], [10]), layout=[3], stock=[], captured=(rest[:-1], [rest[-1]]))
+    assert d.stock == []
+    d.step(2)
+    assert d.flipped is None and d.layout == set() and d.stock == []
+    assert {2, 3, rest[-1]} <= d.captured[0] and d.captured[1] == set() and accounted(d)
+
+
 # =============================================================================================
 # §8 Go / Stop
 # =============================================================================================
