@@ -917,22 +917,27 @@ def test_random_play_smoke():
     for i in range(300):
         order = list(range(48))
         rng.shuffle(order)
-        d = RefDeal.from_order(order, rng.randrange(2))
+        first = rng.randrange(2)
+        d = RefDeal.from_order(order, first)
         if d.setup == "redeal":
             continue
-        go_bias = 0.9 if i % 2 else 0.3  # a Go-happy half reaches nagari / forced stops
+        always_go = i % 2 == 1  # half the deals only ever Go: they end by a forced Stop or nagari
         plays = 0
         while d.result is None:
             assert accounted(d), (i, d.pending)
             legal = d.legal_actions()
             assert legal and all(0 <= a < NUM_ACTIONS for a in legal)
             if d.pending == "PLAY":
+                # §5.8: P0 plays turns 1, 3, ..., 19 and P1 turns 2, 4, ..., 20
+                assert d.to_move == (first if plays % 2 == 0 else 1 - first)
+                assert len(d.hands[d.to_move]) == 10 - plays // 2
+                assert len(d.stock) == 20 - plays
                 assert legal == sorted(d.hands[d.to_move])
                 p = d.to_position()
                 assert RefDeal.from_position(p).to_position() == p
                 plays += 1
             if d.pending == "GO_STOP":
-                a = GO if rng.random() < go_bias else STOP
+                a = GO if always_go or rng.random() < 0.3 else STOP
             else:
                 a = rng.choice(legal)
             d.step(a)
@@ -947,12 +952,16 @@ def test_random_play_smoke():
             assert plays == 0 and r["payout"] == 5
         else:
             assert 1 <= plays <= 20 and r["winner"] in (0, 1)
+            assert d.to_move == r["winner"]
             if r["reason"] == "three_ppuk":
                 assert r["payout"] == 5 and d.ppuk_count[r["winner"]] == 3
+            elif always_go:
+                # only the forced Stop of §8.3 ends such a deal: the winner's last turn
+                assert plays == (19 if r["winner"] == first else 20)
         # the hands and the stock always run out together (20 stock cards, 20 turns)
         assert len(d.stock) == len(d.hands[0]) + len(d.hands[1])
         p = d.to_position()
         assert p["result"] == r
         assert RefDeal.from_position(p).to_position() == p
         reasons[r["reason"]] = reasons.get(r["reason"], 0) + 1
-    assert reasons.get("stop", 0) > 100
+    assert reasons.get("stop", 0) > 100, reasons
