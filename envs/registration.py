@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import gymnasium
 
-GAMES = {"yacht": "envs.yacht.rules:Yacht"}
+GAMES = {
+    "yacht": "envs.yacht.rules:Yacht",
+    "rainbow_dice": "envs.rainbow_dice.rules:RainbowDice",
+}
 """Game module name -> ``module:Class`` of its batched rules."""
 
 
