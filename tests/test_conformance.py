@@ -32,7 +32,7 @@ CONFIGS = {
 }
 # A deterministic bot per game, for comparisons where opponents must not draw randomness
 # (a batched bot shares one generator across the batch, a single env has its own).
-DETERMINISTIC_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-greedy"}
+DETERMINISTIC_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple"}
 CASES = [(g, c) for g in GAMES for c in CONFIGS[g]]
 IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items())}" for g, c in CASES]
 
