@@ -88,7 +88,8 @@ class Holdings:
         extra = np.where(same_rank[None], (self.rank2 - 2 * self.rank1)[:, HAND_RANKS][:, :, None], 0)
         after = after + extra
         idx = np.arange(NUM_HANDS)
-        after[:, idx, idx] = np.where(sat, self.gain_same - self.gain1, NEG)
+        # gain_same is finite only where gain1 is (2 copies left), so no inf - inf arises.
+        after[:, idx, idx] = np.where(sat, self.gain_same - np.where(np.isfinite(self.gain1), self.gain1, 0), NEG)
         second = np.maximum(after.max(axis=2) - SECOND_CARD_PRICE * token_value[:, None], 0)
         second = np.where((np.asarray(tokens) >= SECOND_CARD_PRICE)[:, None], second, 0)
         return np.where(np.isfinite(first), first + second, NEG)
