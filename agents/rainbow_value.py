@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.rainbow_dice.hands import HAND_RANKS, HAND_SCORES, NUM_HANDS, SATISFIED
-from envs.rainbow_dice.scoring import DUP_STEP, NUM_RANKS, RANK_BASES, RANK_STEP
+from envs.rainbow_dice.scoring import DUP_STEP, NUM_RANKS, RANK_BASES, RANK_ONEHOT, RANK_STEP
 
 SECOND_CARD_PRICE = 3
 _PATTERN_KEYS = SATISFIED.astype(np.int64) @ (1 << np.arange(NUM_HANDS, dtype=np.int64))
@@ -52,10 +52,10 @@ class Holdings:
     def __init__(self, cards, supply):
         cards = np.asarray(cards, dtype=np.int64)
         supply = np.asarray(supply, dtype=np.int64)
-        rank_counts = np.minimum(np.stack([cards[:, HAND_RANKS == r].sum(axis=1) for r in range(NUM_RANKS)], 1), 10)
-        n = np.minimum(cards, 5)
-        self.rank1 = (RANK_STEP[rank_counts] * RANK_BASES).astype(np.float32)
-        self.rank2 = ((RANK_STEP[rank_counts] + RANK_STEP[np.minimum(rank_counts + 1, 10)]) * RANK_BASES).astype(np.float32)
+        m = np.minimum(cards @ RANK_ONEHOT, 10)  # cards held per rank (the bonus stops at 10)
+        n = np.minimum(cards, 5)  # copies held (the duplicate bonus stops at 5)
+        self.rank1 = (RANK_STEP[m] * RANK_BASES).astype(np.float32)
+        self.rank2 = ((RANK_STEP[m] + RANK_STEP[np.minimum(m + 1, 10)]) * RANK_BASES).astype(np.float32)
         dup1 = (DUP_STEP[n] * HAND_SCORES).astype(np.float32)
         dup2 = ((DUP_STEP[n] + DUP_STEP[np.minimum(n + 1, 5)]) * HAND_SCORES).astype(np.float32)
         self.dup1 = np.where(supply >= 1, dup1, NEG)

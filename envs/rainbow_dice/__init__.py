@@ -19,7 +19,10 @@ from .scoring import final_score, score_breakdown
 
 
 def env(**config):
-    """PettingZoo AEC env of Rainbow Dice (agents ``player_0``..); config as for ``RainbowDice`` plus adapter options."""
+    """PettingZoo AEC env of Rainbow Dice (agents ``player_0``..).
+
+    Config as for :class:`RainbowDice` plus the adapter options (``illegal_action``, ...).
+    """
     from ..adapters.pettingzoo_env import make_aec_env
 
     return make_aec_env(RainbowDice, **config)

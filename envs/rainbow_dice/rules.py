@@ -21,7 +21,8 @@ new turn) take their values from it, so a game depends only on its seed and its 
 
 Rewards: ``reward="score"`` (default) gives the mover the change of its §7 total after
 each action (tokens count 3 each, so spending one costs 3 and the end-of-turn token pays
-3); a seat's rewards sum to its final score.  ``reward="win"`` (2+ players) gives 0 until
+3); a seat's rewards sum to its final score (less 3 per starting token when
+``start_tokens`` > 0: those points are in the total before the first action).  ``reward="win"`` (2+ players) gives 0 until
 the end, then +1 shared by the winners and -1 shared by the losers (0 for all on a full tie).
 """
 
@@ -38,7 +39,7 @@ from ..core.validate import require_int
 from . import observation, position
 from .actions import (
     ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_HAND, ACTION_REROLL_MASK, ACTION_SPEND,
-    ALL_DICE_MASK, BUY_START, DECLINE, DOWN_START, NUM_ACTIONS, REROLL_BITS, SECOND_CARD_PRICE,
+    ALL_DICE_MASK, BUY_START, DECLINE, NUM_ACTIONS, REROLL_BITS, SECOND_CARD_PRICE,
     SECOND_START, STOP, TAKE, TOKEN_REROLL_START, UP_START, describe_action,
 )
 from .hands import ALL_DICE, HAND_RANKS, NUM_HANDS, NUM_OUTCOMES, PLACE, SATISFIED
