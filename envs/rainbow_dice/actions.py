@@ -49,10 +49,13 @@ def _tables():
     hand = np.full(NUM_ACTIONS, -1, np.int64)  # card taken
     hand[BUY_START:TAKE] = np.arange(NUM_HANDS)
     hand[SECOND_START:DECLINE] = np.arange(NUM_HANDS)
-    return reroll_mask, code_delta, die_action, spend, hand
+    free_reroll = (ids < UP_START).astype(np.int8)  # uses a free reroll
+    keeps_free = (ids < STOP).astype(np.int8)  # leaves the remaining free rerolls in place
+    return reroll_mask, code_delta, die_action, spend, hand, free_reroll, keeps_free
 
 
-ACTION_REROLL_MASK, ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_SPEND, ACTION_HAND = _tables()
+(ACTION_REROLL_MASK, ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_SPEND, ACTION_HAND, ACTION_FREE_REROLL,
+ ACTION_KEEPS_FREE) = _tables()
 
 
 def describe_action(action: int) -> str:

@@ -38,9 +38,10 @@ from ..core.state import BatchState
 from ..core.validate import require_int
 from . import observation, position
 from .actions import (
-    ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_HAND, ACTION_REROLL_MASK, ACTION_SPEND,
+    ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_FREE_REROLL, ACTION_HAND, ACTION_KEEPS_FREE,
+    ACTION_REROLL_MASK, ACTION_SPEND,
     ALL_DICE_MASK, BUY_START, DECLINE, NUM_ACTIONS, REROLL_BITS, SECOND_CARD_PRICE,
-    SECOND_START, STOP, TAKE, TOKEN_REROLL_START, UP_START, describe_action,
+    SECOND_START, STOP, TAKE, TOKEN_REROLL_START, describe_action,
 )
 from .hands import ALL_DICE, HAND_RANKS, NUM_HANDS, NUM_OUTCOMES, PLACE, SATISFIED
 from .position import (
@@ -175,7 +176,7 @@ class RainbowDice(Game):
         rolling = phase == ROLLING
         dice_phase = phase < SECOND_CARD
         second = phase == SECOND_CARD
-        tokens = state.tokens[np.arange(B), state.to_move]
+        tokens = state.tokens.reshape(-1).take(np.arange(B) * self.num_players + state.to_move)
         can_act = dice_phase & (tokens >= 1) & (state.die_actions < MAX_DIE_ACTIONS)
         buyable = _SAT_BITS.take(state.code)
         if self._limited:
@@ -200,20 +201,20 @@ class RainbowDice(Game):
     # ----------------------------------------------------------------- step
     def _apply(self, state, actions):
         B, P = state.batch_size, self.num_players
-        rows = np.arange(B)
         a = actions
         seat = state.to_move.astype(np.int64)
+        mover = np.arange(B) * P + seat  # flat index of the mover in (B, P) arrays
         fresh = rng.draw_index(state.rng_key, state.rng_counter, NUM_OUTCOMES)
         state.rng_counter += np.uint64(1)
 
         spend = ACTION_SPEND.take(a)
-        tokens = state.tokens[rows, seat].astype(np.int64) - spend
+        tokens = state.tokens.reshape(-1).take(mover).astype(np.int64) - spend
         gain = -TOKEN_POINTS * spend
         code = state.code + ACTION_CODE_DELTA.take(a)
         reroll = ACTION_REROLL_MASK.take(a)
         used = state.die_actions + ACTION_DIE_ACTION.take(a).astype(np.int8)
-        free = np.where(a < UP_START, state.free_rerolls - 1, state.free_rerolls).astype(np.int8)
-        free[a >= STOP] = 0  # stop, or the dice phase ended by buying / taking
+        # A free reroll uses one; stop, buy and take forfeit the rest.
+        free = ((state.free_rerolls - ACTION_FREE_REROLL.take(a)) * ACTION_KEEPS_FREE.take(a)).astype(np.int8)
         phase = np.where((free == 0) & (state.phase == ROLLING), FINAL, state.phase).astype(np.int8)
 
         hand = ACTION_HAND.take(a)
@@ -237,9 +238,10 @@ class RainbowDice(Game):
         ends = a >= TAKE
         if first.any():
             f = np.flatnonzero(first)
-            offer = (tokens[f] >= SECOND_CARD_PRICE) & (
-                SATISFIED.take(code[f], axis=0) & (state.supply[f] > 0)
-            ).any(axis=1)
+            buyable = _SAT_BITS.take(code[f])
+            if self._limited:
+                buyable &= self.pile_bits(state.supply[f])
+            offer = (tokens[f] >= SECOND_CARD_PRICE) & (buyable != 0)
             phase[f[offer]] = SECOND_CARD
             ends[f[~offer]] = True
 
@@ -268,13 +270,13 @@ class RainbowDice(Game):
         state.phase = phase
         state.free_rerolls = free
         state.die_actions = used
-        state.tokens[rows, seat] = tokens
-        state.score[rows, seat] += gain.astype(np.int32)
+        state.tokens.reshape(-1)[mover] = tokens
+        state.score.reshape(-1)[mover] += gain.astype(np.int32)
         state.done |= over
 
         rewards = np.zeros((B, P), dtype=np.float32)
         if self.reward == "score":
-            rewards[rows, seat] = gain
+            rewards.reshape(-1)[mover] = gain
         elif over.any():
             rewards[over] = self.win_rewards(state.score[over])
         return rewards
