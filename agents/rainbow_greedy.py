@@ -100,10 +100,7 @@ class RainbowGreedyBot(Bot):
     def _plan(self, values, rows, free, levels, info, holdings, c, take, code):
         """Fill ``values[rows]`` from an exact solve of the rest of the turn."""
         G = rows.size
-        sub = Holdings.__new__(Holdings)
-        for name in ("gain1", "gain_same", "dup1", "rank1", "rank2"):
-            setattr(sub, name, getattr(holdings, name)[rows])
-        best1, best2 = sub.pattern_values()
+        best1, best2 = holdings.take(rows).pattern_values()
         tokens, cr = info["tokens"][rows], c[rows]
         end = []
         for j in range(levels):

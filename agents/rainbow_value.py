@@ -62,6 +62,13 @@ class Holdings:
         self.gain1 = self.dup1 + self.rank1[:, HAND_RANKS]
         self.gain_same = np.where(supply >= 2, dup2 + self.rank2[:, HAND_RANKS], NEG)
 
+    def take(self, rows) -> "Holdings":
+        """The holdings of games ``rows`` only."""
+        sub = Holdings.__new__(Holdings)
+        for name in ("gain1", "gain_same", "dup1", "rank1", "rank2"):
+            setattr(sub, name, getattr(self, name)[rows])
+        return sub
+
     def pattern_values(self) -> tuple[np.ndarray, np.ndarray]:
         """Best single-card and best two-card gain per satisfied-hands pattern, each (G, n)."""
         best1 = np.where(PATTERNS[None], self.gain1[:, None, :], NEG).max(axis=2)
