@@ -13,6 +13,7 @@ from envs.rainbow_dice import (
     UP_START, RainbowDice, final_score, satisfied_hands,
 )
 from envs.rainbow_dice.observation import decode
+from envs.rainbow_dice.position import pile_bits
 
 H = {h: i for i, h in enumerate(HAND_IDS)}
 PAIR, SIX = H["PAIR"], H["SIX_OF_A_KIND"]
@@ -319,5 +320,6 @@ def test_property_random_play(seed, players, copies, start, picks):
         held = np.array(pos["cards"]).sum(axis=0)
         if copies is not None:
             assert (held + np.array(pos["supply"]) == copies).all()
+            assert s.piles[0] == pile_bits(np.array(pos["supply"]))
         assert g.result(s)["scores"] == [final_score(c, t) for c, t in zip(pos["cards"], pos["tokens"])]
         assert (pos["phase"] == "rolling") == (pos["free_rerolls_left"] > 0)

@@ -7,6 +7,7 @@ import numpy as np
 from envs.core.sampling import sample_legal
 from envs.rainbow_dice import RainbowDice
 from envs.rainbow_dice.hands import NUM_OUTCOMES
+from envs.rainbow_dice.position import pile_bits
 from envs.rainbow_dice.scoring import RANK_ONEHOT, totals
 
 GAMES, PLAYERS, COPIES = 10_000, 3, 4
@@ -49,6 +50,7 @@ def test_soak_ten_thousand_random_games():
         assert (s.tokens[rows[second], s.to_move[second]] >= 3).all()
         assert (s.cards.sum(axis=1) + s.supply == COPIES).all()
         assert (s.supply >= 0).all()
+        np.testing.assert_array_equal(s.piles, pile_bits(s.supply))
         np.testing.assert_array_equal(s.score, totals(s.cards, s.tokens))
         np.testing.assert_array_equal(s.rank_cards, s.cards.astype(np.int64) @ RANK_ONEHOT)
         np.testing.assert_array_equal(collected, s.score)

@@ -37,6 +37,13 @@ MAX_COUNT = 9999
 MAX_TOKENS = 10**6
 UNLIMITED_SUPPLY = MAX_COUNT
 """The stored supply of every hand when ``copies_per_hand`` is None (never decremented)."""
+ALL_PILES = np.uint64((1 << NUM_HANDS) - 1)
+
+
+def pile_bits(supply) -> np.ndarray:
+    """Bit masks of the hands with a copy left (bit h = hand h): supply (..., 30) -> (...) uint64."""
+    bits = np.left_shift(np.uint64(1), np.arange(NUM_HANDS, dtype=np.uint64))
+    return np.bitwise_or.reduce(np.where(np.asarray(supply) > 0, bits, np.uint64(0)), axis=-1)
 _KEYS = ("round", "to_move", "phase", "dice", "free_rerolls_left", "die_actions_used",
          "tokens", "cards", "supply")
 
@@ -123,6 +130,7 @@ def from_position(pos, num_players: int, copies_per_hand: int | None, key: np.nd
         tokens=tokens[None].astype(np.int32),
         cards=cards[None].astype(np.int16),
         supply=supply[None].astype(np.int16),
+        piles=pile_bits(supply)[None],
         rank_cards=(cards @ RANK_ONEHOT)[None].astype(np.int16),
         score=totals(cards, tokens)[None].astype(np.int32),
     )

@@ -45,7 +45,7 @@ from .actions import (
 )
 from .hands import ALL_DICE, HAND_RANKS, NUM_HANDS, NUM_OUTCOMES, PLACE, SATISFIED
 from .position import (
-    FINAL, FREE_REROLLS, GAME_OVER, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD,
+    ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD,
     UNLIMITED_SUPPLY,
 )
 from .scoring import NUM_RANKS, TOKEN_POINTS, card_gain
@@ -72,7 +72,7 @@ _TAKE_BIT = _U64(1 << (TAKE - 64))
 _SECOND_SHIFT = _U64(SECOND_START - 64)
 _SECOND_WRAP = _U64(128 - SECOND_START)  # second-card hands from this one on live in word 2
 _DECLINE_BIT = _U64(1 << (DECLINE - 128))
-_HAND_POWERS = 2.0 ** np.arange(NUM_HANDS)
+_HAND_BIT = np.left_shift(_U64(1), np.arange(NUM_HANDS, dtype=np.uint64))
 
 
 def _kept_codes() -> np.ndarray:
@@ -94,8 +94,9 @@ class RainbowState(BatchState):
     ``die_actions`` (B,) int8 0..3; ``round`` (B,) int8 1..12; ``tokens`` (B, P) int32;
     ``cards`` (B, P, 30) int16; ``supply`` (B, 30) int16 copies left (an unlimited supply is
     stored as :data:`~envs.rainbow_dice.position.UNLIMITED_SUPPLY` and never decremented);
-    ``rank_cards`` (B, P, 6) int16 and ``score`` (B, P) int32 cache the cards held per rank
-    and the §7 totals.
+    ``piles`` (B,) uint64 (bit h set while hand h has a copy left), ``rank_cards`` (B, P, 6)
+    int16 and ``score`` (B, P) int32 cache the non-empty piles, the cards held per rank and
+    the §7 totals.
     """
 
     to_move: np.ndarray
@@ -110,6 +111,7 @@ class RainbowState(BatchState):
     tokens: np.ndarray
     cards: np.ndarray
     supply: np.ndarray
+    piles: np.ndarray
     rank_cards: np.ndarray
     score: np.ndarray
 
@@ -164,6 +166,7 @@ class RainbowDice(Game):
             tokens=np.full((B, P), self.start_tokens, np.int32),
             cards=np.zeros((B, P, NUM_HANDS), np.int16),
             supply=np.full((B, NUM_HANDS), supply, np.int16),
+            piles=np.full(B, ALL_PILES),
             rank_cards=np.zeros((B, P, NUM_RANKS), np.int16),
             score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
         )
@@ -178,9 +181,7 @@ class RainbowDice(Game):
         second = phase == SECOND_CARD
         tokens = state.tokens.reshape(-1).take(np.arange(B) * self.num_players + state.to_move)
         can_act = dice_phase & (tokens >= 1) & (state.die_actions < MAX_DIE_ACTIONS)
-        buyable = _SAT_BITS.take(state.code)
-        if self._limited:
-            buyable &= self.pile_bits(state.supply)
+        buyable = _SAT_BITS.take(state.code) & state.piles
         w0 = np.where(rolling, _FREE_REROLL_BITS, _ZERO)
         w1 = np.where(can_act, _ADJ_BITS.take(state.code), _ZERO)
         w1 |= np.where(can_act & (phase == FINAL), _TOKEN_REROLL_BITS, _ZERO)
@@ -191,12 +192,6 @@ class RainbowDice(Game):
         words = np.stack([w0, w1, w2], axis=1)
         bits = np.unpackbits(words.view(np.uint8), axis=1, count=NUM_ACTIONS, bitorder="little")
         return bits.view(bool)  # phase GAME_OVER leaves every entry False
-
-    @staticmethod
-    def pile_bits(supply) -> np.ndarray:
-        """(B,) uint64 bit masks of the hands whose pile is non-empty (bit h = hand h)."""
-        # A float64 matrix-vector product is exact here (30 bits) and much faster than packbits.
-        return ((supply > 0).astype(np.float64) @ _HAND_POWERS).astype(np.uint64)
 
     # ----------------------------------------------------------------- step
     def _apply(self, state, actions):
@@ -226,7 +221,9 @@ class RainbowDice(Game):
             state.cards[buyers, s, h] += 1
             state.rank_cards[buyers, s, r] += 1
             if self._limited:
-                state.supply[buyers, h] -= 1
+                left = state.supply[buyers, h] - 1
+                state.supply[buyers, h] = left
+                state.piles[buyers] &= np.where(left > 0, ALL_PILES, ~_HAND_BIT[h])
 
         take = a == TAKE
         if take.any():
@@ -238,9 +235,7 @@ class RainbowDice(Game):
         ends = a >= TAKE
         if first.any():
             f = np.flatnonzero(first)
-            buyable = _SAT_BITS.take(code[f])
-            if self._limited:
-                buyable &= self.pile_bits(state.supply[f])
+            buyable = _SAT_BITS.take(code[f]) & state.piles[f]
             offer = (tokens[f] >= SECOND_CARD_PRICE) & (buyable != 0)
             phase[f[offer]] = SECOND_CARD
             ends[f[~offer]] = True
