@@ -8,6 +8,7 @@ from .base import Bot
 
 _BOTS = {
     "random": ("agents.random_bot", "RandomBot"),
+    "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot"),
     "rainbow-greedy": ("agents.rainbow_greedy", "RainbowGreedyBot"),
     "rainbow-simple": ("agents.rainbow_simple", "RainbowSimpleBot"),
     "yacht-greedy": ("agents.yacht_greedy", "YachtGreedyBot"),

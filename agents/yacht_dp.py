@@ -15,46 +15,14 @@ with the same dice, so allowing it in the recursion does not change any value.
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from envs.yacht.rules import REROLL_BITS
+from envs.yacht.dice import FULL_REROLL, KEEP_OF, transition_matrix
 from envs.yacht.scoring import MULTISETS, NUM_CATEGORIES, SCORE_TABLE, dice_code
 
 NUM_MASKS = 1 << NUM_CATEGORIES
-
-
-def _counts(multisets) -> np.ndarray:
-    return np.stack([(np.asarray(multisets) == v).sum(axis=-1) for v in range(1, 7)], axis=-1)
-
-
-def _keep_tables():
-    """Keeps (as face counts), the transition matrix, and keep lookups per multiset."""
-    keeps = [c for n in range(6) for c in itertools.product(range(6), repeat=6) if sum(c) == n]
-    keeps = np.array(sorted(set(keeps)), dtype=np.int64)  # (462, 6)
-    keep_index = {tuple(k): i for i, k in enumerate(keeps)}
-    dice_counts = _counts(MULTISETS)  # (252, 6)
-    trans = np.zeros((len(keeps), len(MULTISETS)))
-    for i, k in enumerate(keeps):
-        n = 5 - int(k.sum())
-        rest = dice_counts - k  # counts the roll must show
-        ok = (rest >= 0).all(axis=1)
-        for d in np.flatnonzero(ok):
-            r = rest[d]
-            trans[i, d] = math.factorial(n) / np.prod([math.factorial(x) for x in r]) / 6**n
-    # Keep reached by each reroll id (id 0 = keep all) from each sorted multiset.
-    keep_of = np.zeros((len(MULTISETS), 32), dtype=np.int64)
-    for d, dice in enumerate(MULTISETS):
-        for rid in range(32):
-            kept = dice[~REROLL_BITS[rid]]
-            keep_of[d, rid] = keep_index[tuple(_counts(kept))]
-    sub = [sorted(set(keep_of[d])) for d in range(len(MULTISETS))]
-    width = max(len(s) for s in sub)
-    subkeeps = np.array([s + [s[0]] * (width - len(s)) for s in sub], dtype=np.int64)
-    return keeps, trans, keep_of, subkeeps
 
 
 @dataclass(frozen=True)
@@ -82,10 +50,13 @@ class YachtTables:
 @functools.lru_cache(maxsize=1)
 def solve() -> YachtTables:
     """Solve solitaire Yacht exactly (cached; about a second)."""
-    _, trans, keep_of, subkeeps = _keep_tables()
+    trans = transition_matrix()  # (462 keeps, 252 multisets)
+    keep_of = KEEP_OF
+    sub = [sorted(set(row)) for row in keep_of]  # the distinct keeps of each multiset
+    width = max(len(s) for s in sub)
+    subkeeps = np.array([s + [s[0]] * (width - len(s)) for s in sub], dtype=np.int64)
     scores = SCORE_TABLE[dice_code(MULTISETS)].astype(np.float64)  # (252, 12)
-    empty_keep = keep_of[0, 31]  # rerolling all dice keeps nothing
-    start = trans[empty_keep]  # distribution of a fresh roll
+    start = trans[FULL_REROLL]  # distribution of a fresh roll
     expected = np.zeros(NUM_MASKS)
     kv1 = np.zeros((NUM_MASKS, trans.shape[0]), dtype=np.float32)
     kv2 = np.zeros_like(kv1)

@@ -6,7 +6,9 @@ legal ones, chosen by a vectorized sampler whose time is counted; finished
 games are replaced at once (counted too).  The per-game loop steps B single
 Gymnasium envs (the core at batch size 1, unwrapped) one after another with the
 same kind of random legal choice, which is what a user without the batched core
-would write.  Both figures come from the same run, side by side.
+would write; in multi-player games the decisions the env's opponent bots make
+inside ``step`` count as env steps too, so both sides count every decision.
+Both figures come from the same run, side by side.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from agents.random_bot import RandomBot
 from envs.adapters.gym_env import MadangEnv
 from envs.core.sampling import sample_legal
 from envs.registration import game_class
@@ -71,6 +74,8 @@ def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, 
     Every pass steps each env once; passes repeat until ``seconds`` have elapsed (at
     least one full pass, so large batches are measured over all their envs).
     """
+    opponent = _CountingRandomBot()
+    config = {"opponents": opponent, **config}
     envs = [MadangEnv(game_class(game_name), **config) for _ in range(batch)]
     rng = np.random.default_rng(seed)
     masks = []
@@ -79,6 +84,7 @@ def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, 
         masks.append(info["action_mask"])
     steps, start = 0, time.perf_counter()
     deadline = start + seconds
+    opponent.decisions = 0
     while True:
         for i, env in enumerate(envs):
             action = rng.choice(np.flatnonzero(masks[i]))
@@ -89,7 +95,19 @@ def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, 
         steps += batch
         if time.perf_counter() >= deadline:
             break
+    steps += opponent.decisions
     return steps / (time.perf_counter() - start), steps
+
+
+class _CountingRandomBot(RandomBot):
+    """Random legal play that counts the decisions it makes (opponent seats in the loop)."""
+
+    decisions = 0
+
+    def act(self, observation, mask, rng):
+        actions = super().act(observation, mask, rng)
+        self.decisions += len(actions)
+        return actions
 
 
 def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, **config):

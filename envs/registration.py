@@ -7,6 +7,7 @@ import gymnasium
 GAMES = {
     "yacht": "envs.yacht.rules:Yacht",
     "rainbow_dice": "envs.rainbow_dice.rules:RainbowDice",
+    "gostop": "envs.gostop.rules:GoStop",
 }
 """Game module name -> ``module:Class`` of its batched rules."""
 

@@ -18,6 +18,12 @@ def test_bench_json(capsys):
         assert r["game"] == "yacht" and r["steps_per_s"] > 0 and r["loop_steps_per_s"] > 0
 
 
+def test_bench_covers_gostop(capsys):
+    assert main(["bench", "gostop", "--batch", "1", "64", "--seconds", "0.05", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["game"] for r in rows] == ["gostop", "gostop"] and all(r["steps_per_s"] > 0 for r in rows)
+
+
 def test_bench_table(capsys):
     assert main(["bench", "yacht", "--batch", "4", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The ``madang`` command line: ``demo``, ``bench``, ``solve``."""
+"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``solve``."""
 
 from __future__ import annotations
 
@@ -49,6 +49,47 @@ def _cmd_solve(args) -> int:
     return 0
 
 
+def _cmd_train(args) -> int:
+    from .ppo import PPOConfig
+    from .run import default_config, run_training
+
+    if args.config:
+        config = PPOConfig.from_dict(json.loads(open(args.config).read()))
+    else:
+        config = default_config(args.game)
+    overrides = {}
+    for item in args.set or []:
+        key, _, value = item.partition("=")
+        if not _:
+            raise SystemExit(f"--set expects KEY=VALUE, got {item!r}")
+        overrides[key] = json.loads(value) if value[:1] in "[{0123456789-tfn\"" else value
+    for key in ("total_steps", "num_envs", "seed", "device", "eval_games"):
+        if getattr(args, key) is not None:
+            overrides[key] = getattr(args, key)
+    config = PPOConfig.from_dict({**config.to_dict(), **overrides, "game": args.game})
+    run_training(config, args.run_dir or f"runs/{args.game}", resume=args.resume)
+    return 0
+
+
+def _cmd_eval(args) -> int:
+    from .evaluate import evaluate_solo, plot_tournament, round_robin
+
+    if args.solo or len(args.bots) == 1:
+        print("| bot | games | mean | s.e. | fraction of optimum |")
+        print("|---|---:|---:|---:|---:|")
+        for b in args.bots:
+            r = evaluate_solo(args.game, b, args.games, seed=args.seed)
+            frac = "-" if r.fraction_of_optimum is None else f"{100 * r.fraction_of_optimum:.2f} %"
+            print(f"| {b} | {r.games} | {r.mean:.2f} | {r.se:.2f} | {frac} |")
+        return 0
+    t = round_robin(args.game, args.bots, args.games, seed=args.seed)
+    print(t.markdown())
+    if args.plot:
+        plot_tournament(t, args.plot, title=f"{args.game}: {args.games} games per pair and seat order")
+        print(f"wrote {args.plot}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``madang`` command."""
     p = argparse.ArgumentParser(prog="madang", description="madang: Yacht, Rainbow Dice and Go-Stop for RL")
@@ -66,6 +107,28 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--json", action="store_true", help="one JSON object per line")
     bench.set_defaults(func=_cmd_bench)
+
+    train = sub.add_parser("train", help="train a PPO bot on a game's batched core")
+    train.add_argument("game", choices=sorted(GAMES))
+    train.add_argument("--config", help="JSON config file (default: training/configs/<game>.json)")
+    train.add_argument("--run-dir", help="run directory (default runs/<game>)")
+    train.add_argument("--resume", action="store_true", help="continue the checkpoint in --run-dir")
+    train.add_argument("--total-steps", type=int)
+    train.add_argument("--num-envs", type=int)
+    train.add_argument("--seed", type=int)
+    train.add_argument("--device", help="cpu or cuda")
+    train.add_argument("--eval-games", type=int)
+    train.add_argument("--set", nargs="*", metavar="KEY=VALUE", help="override any config field")
+    train.set_defaults(func=_cmd_train)
+
+    ev = sub.add_parser("eval", help="evaluate bots: solitaire means or a round-robin tournament")
+    ev.add_argument("game", choices=sorted(GAMES))
+    ev.add_argument("--bots", nargs="+", required=True)
+    ev.add_argument("--games", type=int, default=1000, help="games (per pair and seat order)")
+    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument("--solo", action="store_true", help="solitaire mean ± s.e. for each bot")
+    ev.add_argument("--plot", help="write a PNG of the tournament")
+    ev.set_defaults(func=_cmd_eval)
 
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
     solve.add_argument("game", choices=["yacht"])

@@ -32,13 +32,13 @@ def play_yacht_demo(bots=DEFAULT_BOTS, seed: int = 0, console: Console | None = 
     while not state.done[0]:
         seat = int(state.to_move[0])
         if not line:
-            line = [f"R{int(state.round[0]):>2} [cyan]{bots[seat]:>12}[/cyan]: {_dice(state.dice[0])}"]
+            line = [f"R{int(state.round[0]):>2} [cyan]{bots[seat]:>12}[/cyan]: {_dice(game.dice(state)[0])}"]
         obs, mask = game.observe(state), game.legal_mask(state)
         action = int(players[seat].act(obs, mask, rng)[0])
         if action < SCORE_START:
-            kept = state.dice[0][~REROLL_BITS[action]]
+            kept = game.dice(state)[0][~REROLL_BITS[action]]
             game.step(state, np.array([action]))
-            line.append(f"keep [{_dice(kept)}] -> {_dice(state.dice[0])}")
+            line.append(f"keep [{_dice(kept)}] -> {_dice(game.dice(state)[0])}")
         else:
             cat = action - SCORE_START
             points = int(game.step(state, np.array([action]))[0, seat]) if game.reward == "score" else 0

@@ -37,6 +37,23 @@ def check_illegal_config(illegal_action: str, illegal_penalty) -> float:
     return float(illegal_penalty)
 
 
+def check_render_mode(render_mode, supported=("ansi",)):
+    """Return ``render_mode``; an unsupported one only warns (as ``gymnasium.make`` does).
+
+    Tools such as stable-baselines3's ``make_vec_env`` pass ``render_mode="rgb_array"``
+    to every env; madang envs then simply render nothing (``render()`` returns None).
+    """
+    if render_mode is not None and render_mode not in supported:
+        import warnings
+
+        warnings.warn(
+            f"render_mode {render_mode!r} is not supported (supported: {list(supported)}); "
+            "render() will return None",
+            stacklevel=3,
+        )
+    return render_mode
+
+
 def illegal_loss_rewards(game, num_players: int, mover: int, penalty: float) -> np.ndarray:
     """Per-seat rewards when ``mover`` loses by an illegal action (interface.md)."""
     r = np.zeros(num_players, dtype=np.float32)

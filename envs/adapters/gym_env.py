@@ -12,7 +12,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..core.game import Game
-from .actions import check_illegal_config, illegal_loss_rewards, parse_action
+from .actions import check_illegal_config, check_render_mode, illegal_loss_rewards, parse_action
 from .seats import play_opponents, resolve_opponents
 
 
@@ -22,8 +22,8 @@ class MadangEnv(gym.Env):
     Config: ``learner_seat`` (int, or None for a random seat per episode; default the
     game's), ``opponents`` (bots or names for the other seats; default random legal
     play), ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
-    ``render_mode`` (None or ``"ansi"``); everything else goes to the game's rules
-    (``num_players``, ``reward``, ...).
+    ``render_mode`` (``"ansi"`` renders text; others warn and render nothing); everything
+    else goes to the game's rules (``num_players``, ``reward``, ...).
 
     Reset options: ``{"position": dict}`` starts from a position (game spec); unknown
     keys are ignored.  ``reset(seed=s)`` starts the game's random stream from ``s``;
@@ -52,12 +52,10 @@ class MadangEnv(gym.Env):
                 raise ValueError(f"learner_seat must be an int or None, got {learner_seat!r}")
             if not 0 <= learner_seat < P:
                 raise ValueError(f"learner_seat must be in 0..{P - 1}, got {learner_seat}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.learner_seat_config = learner_seat
         self.illegal_action = illegal_action
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.opponents = resolve_opponents(self.game, opponents)
         self.observation_space = gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)

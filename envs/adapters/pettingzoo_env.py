@@ -15,14 +15,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..core.game import Game
-from .actions import check_illegal_config, illegal_loss_rewards, parse_action
+from .actions import check_illegal_config, check_render_mode, illegal_loss_rewards, parse_action
 
 
 class MadangAECEnv(AECEnv):
     """All seats of one madang game as PettingZoo agents (the core at batch size 1).
 
     Config: ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
-    ``render_mode`` (None or ``"ansi"``); everything else goes to the game's rules.
+    ``render_mode`` (``"ansi"`` renders text; others warn and render nothing); everything
+    else goes to the game's rules.
     At the end of a game every agent's ``info`` carries the result fields.
     """
 
@@ -40,9 +41,7 @@ class MadangAECEnv(AECEnv):
         super().__init__()
         self.game = game_cls(**game_config)
         self.metadata = dict(self.metadata, name=f"madang_{self.game.name}_v0")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.illegal_action = illegal_action
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
         P, A = self.game.num_players, self.game.num_actions

@@ -26,7 +26,10 @@ class MadangVectorEnv(VectorEnv):
     Config: ``num_envs``, ``learner_seat`` (int or None for a random seat per game),
     ``opponents`` (as in the single-agent env); the rest goes to the game's rules.
     ``reset(seed=s)`` seeds slot ``i`` with ``s + i`` (or ``seed`` may be a list of N
-    seeds), so slot ``i`` replays the games of a single env seeded ``s + i``.
+    seeds), so slot ``i`` replays the games of a single env seeded ``s + i``: its game
+    stream, and with ``learner_seat=None`` its seat draws (slot ``i`` draws its seats from
+    its own generator seeded like that single env's ``np_random``).  Opponent bots share
+    one generator across the slots.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -54,6 +57,7 @@ class MadangVectorEnv(VectorEnv):
         self.state = None
         self.learner_seat = np.zeros(self.num_envs, dtype=np.int64)
         self._np_random = np.random.default_rng()
+        self._seat_rngs: list[np.random.Generator] = []
 
     def reset(self, *, seed=None, options=None):
         if seed is None:
@@ -68,6 +72,7 @@ class MadangVectorEnv(VectorEnv):
             seeds = int(seed) + np.arange(self.num_envs)
             self._np_random = np.random.default_rng(int(seed))
         self.state = self.game.init(seeds)
+        self._seat_rngs = [np.random.default_rng(int(s)) for s in seeds]
         self._draw_seats(np.arange(self.num_envs))
         play_opponents(self.game, self.state, self.learner_seat, self.opponents, self._np_random)
         return self._obs(), {"action_mask": self.action_masks()}
@@ -102,7 +107,8 @@ class MadangVectorEnv(VectorEnv):
 
     def _draw_seats(self, idx: np.ndarray) -> None:
         if self.learner_seat_config is None:
-            self.learner_seat[idx] = self._np_random.integers(self.game.num_players, size=idx.size)
+            for i in idx:
+                self.learner_seat[i] = self._seat_rngs[i].integers(self.game.num_players)
         else:
             self.learner_seat[idx] = self.learner_seat_config
 

@@ -8,11 +8,14 @@ import numpy as np
 def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> np.ndarray:
     """One uniformly random legal action per row of a (B, A) bool/int mask -> (B,) int64.
 
-    A few rounds of rejection sampling settle the rows with dense masks cheaply; the
-    remaining rows pick their r-th legal action from the flat indices of their legal entries.  Rows with an
-    empty mask (finished games) get action 0.
+    A few rounds of rejection sampling settle the rows with dense masks cheaply (stopping
+    early when most rows miss); the remaining rows pick the r-th legal action from the
+    flat list of legal positions.  Rows with an empty mask (finished games) get action 0.
     """
-    mask = np.asarray(mask, dtype=bool)
+    mask = np.asarray(mask)
+    if mask.ndim != 2:
+        raise ValueError(f"mask must have shape (B, A), got {mask.shape}")
+    mask = mask.astype(bool, copy=False)
     B, A = mask.shape
     actions = np.zeros(B, dtype=np.int64)
     todo = np.arange(B)
@@ -23,15 +26,15 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> 
         ok = mask[todo, cand]
         actions[todo[ok]] = cand[ok]
         todo = todo[~ok]
-    n = todo.size
-    if n:
-        # The r-th legal action of each remaining row, read off the flat indices of its legal
-        # entries (one pass over those rows; row-wise cumsums are much slower in numpy).
-        sub = mask[todo]
-        k = sub.view(np.uint8).sum(axis=1, dtype=np.int64)
-        flat = np.flatnonzero(sub)
+        if 2 * todo.size > ok.size:  # sparse masks: more rejection rounds would mostly miss
+            break
+    if todo.size:
+        # The r-th legal action of each row, read from the flat list of legal positions.
+        n = todo.size
+        flat = np.flatnonzero(mask[todo])
+        starts = np.searchsorted(flat, np.arange(n + 1) * A)
+        k = np.diff(starts)
         r = (rng.random(n) * k).astype(np.int64)
-        pick = np.minimum(np.cumsum(k) - k + r, max(flat.size - 1, 0))
-        chosen = flat.take(pick) - np.arange(n) * A if flat.size else np.zeros(n, np.int64)
-        actions[todo] = np.where(k > 0, chosen, 0)
+        live = np.flatnonzero(k > 0)
+        actions[todo[live]] = flat[starts[live] + r[live]] - live * A
     return actions

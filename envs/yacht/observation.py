@@ -9,8 +9,8 @@ Layout (named slices in :data:`OBS_SLICES`), every value in [0, 1]::
     round       [ 51: 52)  (round - 1) / 11
     seats       [ 52:156)  4 blocks of 26, the observing seat first, then the next seats in
                            turn order; absent seats (fewer than 4 players) are all zero.
-                           Block: present (1), open categories (12), written scores / 50 (12),
-                           sheet total / 303 (1)
+                           Block: present (1); per category c in order, the pair
+                           (open, written score / 50) (24); sheet total / 303 (1)
 
 The dice, counts and potential slices come from one table lookup per game
 (indexed by the sorted multiset), so encoding stays cheap at large batch sizes.
@@ -35,8 +35,8 @@ OBS_SLICES = {
 OBS_SIZE = OBS_SLICES["seats"].stop
 # Inside one seat block:
 SEAT_PRESENT = 0
-SEAT_OPEN = slice(1, 13)
-SEAT_WRITTEN = slice(13, 25)
+SEAT_OPEN = slice(1, 25, 2)  # open flag of category c at 1 + 2c
+SEAT_WRITTEN = slice(2, 25, 2)  # written score / 50 of category c at 2 + 2c
 SEAT_TOTAL = 25
 
 
@@ -59,15 +59,19 @@ def _head_table() -> np.ndarray:
 
 
 HEAD_TABLE = _head_table()
-_F50 = np.float32(1 / 50)
-_FTOTAL = np.float32(1 / MAX_TOTAL)
+CELL_TABLE = np.zeros((52, 2), dtype=np.float32)
+"""Row ``score + 1`` (score -1 = open): the (open, written / 50) pair of one sheet cell."""
+CELL_TABLE[0, 0] = 1.0
+CELL_TABLE[1:, 1] = np.arange(51) / 50.0
+_TOTAL_WEIGHTS = np.zeros(2 * NUM_CATEGORIES, dtype=np.float32)
+_TOTAL_WEIGHTS[1::2] = 50.0 / MAX_TOTAL  # (written / 50) -> contribution to total / 303
 _FROUND = np.float32(1 / 11)
 
 
 def encode(multiset_index, rolls_left, round_, sheets, seats) -> np.ndarray:
     """Encode B games from ``seats``' points of view.
 
-    ``multiset_index`` (B,) index into MULTISETS; ``rolls_left`` (B,) in 0..2; ``round_`` (B,)
+    ``multiset_index`` (B,) index of the sorted dice in MULTISETS; ``rolls_left`` (B,) in 0..2; ``round_`` (B,)
     1..12; ``sheets`` (B, P, 12) int16 with -1 for open; ``seats`` (B,) observing seat.
     Returns a fresh (B, OBS_SIZE) float32 array.
     """
@@ -75,17 +79,14 @@ def encode(multiset_index, rolls_left, round_, sheets, seats) -> np.ndarray:
     obs = np.empty((B, OBS_SIZE), dtype=np.float32)
     obs[:, :51] = HEAD_TABLE.take(multiset_index * 3 + rolls_left, axis=0)
     obs[:, 51] = (round_ - 1) * _FROUND
-    if P == 1:
-        rel = sheets
-    else:
+    if P > 1:  # rotate so that the observing seat comes first
         order = (seats[:, None] + np.arange(P)[None, :]) % P
-        rel = np.take_along_axis(sheets, order[:, :, None], axis=1)  # (B, P, 12)
+        sheets = np.take_along_axis(sheets, order[:, :, None], axis=1)
+    cells = CELL_TABLE.take(sheets + 1, axis=0).reshape(B, P, 2 * NUM_CATEGORIES)
     blocks = obs[:, 52 : 52 + P * SEAT_BLOCK].reshape(B, P, SEAT_BLOCK)
     blocks[:, :, SEAT_PRESENT] = 1.0
-    blocks[:, :, SEAT_OPEN] = rel < 0
-    written = np.maximum(rel, 0)
-    blocks[:, :, SEAT_WRITTEN] = written * _F50
-    blocks[:, :, SEAT_TOTAL] = written.sum(axis=2, dtype=np.int32) * _FTOTAL
+    blocks[:, :, 1:25] = cells
+    blocks[:, :, SEAT_TOTAL] = cells @ _TOTAL_WEIGHTS
     obs[:, 52 + P * SEAT_BLOCK :] = 0.0
     return obs
 
@@ -99,5 +100,5 @@ def decode_own(obs: np.ndarray):
     obs = np.asarray(obs)
     dice = obs[:, :30].reshape(-1, 5, 6).argmax(axis=2) + 1
     rolls_left = obs[:, 48:51].argmax(axis=1)
-    is_open = obs[:, 52 + SEAT_OPEN.start : 52 + SEAT_OPEN.stop] > 0.5
+    is_open = obs[:, 52 + SEAT_OPEN.start : 52 + SEAT_OPEN.stop : SEAT_OPEN.step] > 0.5
     return dice.astype(np.int64), rolls_left.astype(np.int64), is_open

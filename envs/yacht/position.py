@@ -21,7 +21,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..core.validate import require_int, require_list
-from .scoring import ACHIEVABLE, CATEGORY_NAMES, NUM_CATEGORIES, NUM_DICE
+from .scoring import ACHIEVABLE, CATEGORY_NAMES, MULTISET_INDEX, MULTISETS, NUM_CATEGORIES, NUM_DICE, dice_code
 
 _KEYS = ("round", "to_move", "dice", "rolls_left", "sheets")
 
@@ -34,7 +34,7 @@ def to_position(state, index: int) -> dict:
     pos = {
         "round": int(state.round[index]),
         "to_move": int(state.to_move[index]),
-        "dice": [int(d) for d in state.dice[index]],
+        "dice": [int(d) for d in MULTISETS[state.dice[index]]],
         "rolls_left": int(state.rolls_left[index]),
         "sheets": sheets,
     }
@@ -81,7 +81,7 @@ def from_position(pos, num_players: int, key: np.ndarray, state_cls):
         done=np.array([game_over], bool),
         rng_key=np.asarray(key, dtype=np.uint64).reshape(1),
         rng_counter=np.zeros(1, np.uint64),
-        dice=np.array([sorted(dice)], np.int8),
+        dice=np.array([MULTISET_INDEX[dice_code(np.array(dice))]], np.int16),
         rolls_left=np.array([0 if game_over else rolls_left], np.int8),
         round=np.array([rnd], np.int8),
         sheets=table[None],

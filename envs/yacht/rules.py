@@ -8,11 +8,13 @@ Action layout, one flat ``Discrete(44)`` (spec §5)::
     (id 0 never legal)|  (open on the mover's sheet)
 
 Dice are kept sorted ascending after every roll, so die ``i`` is the ``i``-th
-smallest.  A turn is the initial roll plus up to two rerolls (``rolls_left``
-counts the rerolls still allowed); scoring a category ends the turn, and the
-next seat with an open category rolls at once.  Every step draws five dice from
-the game's own counter-based stream (rerolled dice take them, the others ignore
-them), so a game's dice depend only on its seed and its actions.
+smallest; the state holds them as an index into the 252 sorted multisets
+(:mod:`envs.yacht.dice`).  A turn is the initial roll plus up to two rerolls
+(``rolls_left`` counts the rerolls still allowed); scoring a category ends the
+turn, and the next seat with an open category rolls at once.  Every step draws
+one code of five fresh dice from the game's own counter-based stream (a reroll
+uses as many of them as it rerolls), so a game's dice depend only on its seed
+and its actions.
 
 Rewards: ``reward="score"`` (default) gives the mover the points it writes;
 ``reward="win"`` (2+ players) gives 0 until the end, then +1 shared by the
@@ -28,35 +30,30 @@ import numpy as np
 from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
+from . import dice as dice_tables
 from . import observation, position
-from .scoring import ALL_DICE, CATEGORY_NAMES, MULTISET_INDEX, MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_TABLE
+from .dice import NUM_REROLL_IDS, REROLL_BITS
+from .scoring import CATEGORY_NAMES, MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_TABLE, dice_code
 
-REROLL_START, NUM_REROLL = 0, 32  # ids 0..31: reroll mask (bit i = die i)
-SCORE_START = REROLL_START + NUM_REROLL  # ids 32..43: score category id - 32
+REROLL_START = 0  # ids 0..31: reroll mask (bit i = die i)
+SCORE_START = REROLL_START + NUM_REROLL_IDS  # ids 32..43: score category id - 32
 NUM_ACTIONS = SCORE_START + NUM_CATEGORIES
 ROLLS_PER_TURN = 2  # rerolls after the first roll
 NUM_ROUNDS = 12
+NUM_OUTCOMES = 6**NUM_DICE
 
-_PLACE = (6 ** np.arange(NUM_DICE)).astype(np.int64)
-REROLL_BITS = ((np.arange(NUM_REROLL)[:, None] >> np.arange(NUM_DICE)[None, :]) & 1).astype(bool)
-"""(32, 5) bool: ``REROLL_BITS[id, i]`` is True when reroll id ``id`` rerolls die ``i``."""
-_ALL_DICE_BITS = NUM_REROLL - 1
-_SCORE_FLAT = SCORE_TABLE.reshape(-1)  # index: dice_code * 12 + category
-_DICE_I8 = ALL_DICE.astype(np.int8)  # dice code -> 5 dice
-_SORTED_I8 = MULTISETS.astype(np.int8)  # multiset index -> 5 sorted dice
-
-
-def _dice_codes(dice: np.ndarray) -> np.ndarray:
-    """Base-6 codes (int64) of int8 dice rows (n, 5) with values 1..6."""
-    return (dice.astype(np.int64) - 1) @ _PLACE
+_ALL_DICE = NUM_REROLL_IDS - 1
+_SCORES = SCORE_TABLE[dice_code(MULTISETS)].astype(np.int16).reshape(-1)
+"""Flat: ``_SCORES[12 * dice_index + category]``."""
 
 
 @dataclasses.dataclass
 class YachtState(BatchState):
     """Batched Yacht state (B games, P seats); see :class:`envs.core.state.BatchState`.
 
-    ``dice`` (B, 5) int8 sorted; ``rolls_left`` (B,) int8 in 0..2; ``round`` (B,) int8 in
-    1..12; ``sheets`` (B, P, 12) int16 with -1 for an open category.
+    ``dice`` (B,) int16 index of the sorted dice in ``scoring.MULTISETS`` (use
+    :meth:`Yacht.dice` for the five values); ``rolls_left`` (B,) int8 in 0..2; ``round``
+    (B,) int8 in 1..12; ``sheets`` (B, P, 12) int16 with -1 for an open category.
     """
 
     to_move: np.ndarray
@@ -85,15 +82,14 @@ class Yacht(Game):
     def new_games(self, key, counter):
         B, P = key.shape[0], self.num_players
         key, counter = key.astype(np.uint64), counter.astype(np.uint64).copy()
-        code = rng.draw_index(key, counter, 6**NUM_DICE)
-        dice = _SORTED_I8.take(MULTISET_INDEX.take(code), axis=0)
+        code = rng.draw_index(key, counter, NUM_OUTCOMES)
         counter += np.uint64(1)
         return YachtState(
             to_move=np.zeros(B, np.int8),
             done=np.zeros(B, bool),
             rng_key=key.copy(),
             rng_counter=counter,
-            dice=dice,
+            dice=dice_tables.reroll(np.zeros(B, np.int64), np.full(B, _ALL_DICE), code).astype(np.int16),
             rolls_left=np.full(B, ROLLS_PER_TURN, np.int8),
             round=np.ones(B, np.int8),
             sheets=np.full((B, P, NUM_CATEGORIES), -1, np.int16),
@@ -102,9 +98,11 @@ class Yacht(Game):
     # ---------------------------------------------------------------- masks
     def legal_mask(self, state):
         B = state.batch_size
-        mask = np.zeros((B, NUM_ACTIONS), dtype=bool)
+        mask = np.empty((B, NUM_ACTIONS), dtype=bool)
+        mask[:, REROLL_START] = False
         mask[:, REROLL_START + 1 : SCORE_START] = (state.rolls_left > 0)[:, None]
-        mask[:, SCORE_START:] = state.sheets[np.arange(B), state.to_move] < 0
+        own = state.sheets[:, 0] if self.num_players == 1 else state.sheets[np.arange(B), state.to_move]
+        mask[:, SCORE_START:] = own < 0
         mask[state.done] = False
         return mask
 
@@ -120,17 +118,16 @@ class Yacht(Game):
         if sr.size:
             s_seat = seat[sr]
             cat = actions[sr] - SCORE_START
-            points = _SCORE_FLAT.take(_dice_codes(state.dice[sr]) * NUM_CATEGORIES + cat)
+            points = _SCORES[state.dice[sr] * NUM_CATEGORIES + cat]
             state.sheets[sr, s_seat, cat] = points
             if self.reward == "score":
                 rewards[sr, s_seat] = points
             # The turn passes to the next seat (in order) with an open category.
-            has_open = (state.sheets[sr] < 0).any(axis=2)  # (n, P)
             if P == 1:
-                over = ~has_open[:, 0]
-                nxt = s_seat
+                over = state.sheets[sr, 0].min(axis=1) >= 0
                 wrapped = ~over
             else:
+                has_open = state.sheets[sr].min(axis=2) < 0  # (n, P)
                 cands = (s_seat[:, None].astype(np.int64) + np.arange(1, P + 1)) % P
                 ok = np.take_along_axis(has_open, cands, axis=1)
                 nxt = np.take_along_axis(cands, ok.argmax(axis=1)[:, None], axis=1)[:, 0]
@@ -140,13 +137,12 @@ class Yacht(Game):
             state.round[sr] = np.minimum(state.round[sr] + wrapped, NUM_ROUNDS)
             finished[sr] = over
 
-        # Every step draws one 5-dice outcome; rerolled dice (all, for a new turn) take it.
-        bits = np.where(is_score, _ALL_DICE_BITS, actions)
-        bits[finished] = 0
-        fresh = _DICE_I8.take(rng.draw_index(state.rng_key, state.rng_counter, 6**NUM_DICE), axis=0)
+        # Every step draws one code of fresh dice; a new turn rerolls all five.
+        code = rng.draw_index(state.rng_key, state.rng_counter, NUM_OUTCOMES)
         state.rng_counter += np.uint64(1)
-        merged = np.where(REROLL_BITS.take(bits, axis=0), fresh, state.dice)
-        state.dice = _SORTED_I8.take(MULTISET_INDEX.take(_dice_codes(merged)), axis=0)
+        reroll_id = np.where(is_score, _ALL_DICE, actions)
+        reroll_id[finished] = 0  # a finished game keeps its last dice
+        state.dice = dice_tables.reroll(state.dice, reroll_id, code).astype(np.int16)
         rolls = np.where(is_score, ROLLS_PER_TURN, state.rolls_left - 1).astype(np.int8)
         rolls[finished] = 0
         state.rolls_left = rolls
@@ -160,7 +156,7 @@ class Yacht(Game):
     def observe(self, state, seats=None):
         seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
         return observation.encode(
-            self.multiset_index(state),
+            state.dice.astype(np.int64),
             state.rolls_left.astype(np.int64),
             state.round.astype(np.float32),
             state.sheets,
@@ -169,14 +165,14 @@ class Yacht(Game):
 
     # -------------------------------------------------------------- results
     @staticmethod
+    def dice(state) -> np.ndarray:
+        """(B, 5) int64 sorted dice values of every game."""
+        return MULTISETS[state.dice]
+
+    @staticmethod
     def totals(state) -> np.ndarray:
         """(B, P) int64 sheet totals (open categories count 0)."""
         return np.where(state.sheets < 0, 0, state.sheets).sum(axis=2, dtype=np.int64)
-
-    @staticmethod
-    def multiset_index(state) -> np.ndarray:
-        """(B,) index of each game's sorted dice in :data:`scoring.MULTISETS`."""
-        return MULTISET_INDEX.take(_dice_codes(state.dice))
 
     def result(self, state, index=0):
         return {"scores": [int(x) for x in self.totals(state)[index]]}
@@ -196,3 +192,12 @@ class Yacht(Game):
         if SCORE_START <= action < NUM_ACTIONS:
             return f"score {CATEGORY_NAMES[action - SCORE_START]}"
         return f"out-of-range action {action}"
+
+    def render_text(self, state, index=0):
+        pos = self.to_position(state, index)
+        lines = [f"round {pos['round']}, seat {pos['to_move']} to move, dice {pos['dice']}, "
+                 f"rerolls left {pos['rolls_left']}" + (" (game over)" if pos.get("game_over") else "")]
+        for seat, sheet in enumerate(pos["sheets"]):
+            cells = " ".join("." if v is None else str(v) for v in sheet)
+            lines.append(f"  seat {seat}: {cells}  = {sum(v or 0 for v in sheet)}")
+        return "\n".join(lines)

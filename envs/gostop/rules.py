@@ -1,0 +1,215 @@
+"""Go-Stop (two-player Matgo, CARDAVIA rules; spec ``gostop.md``) on the shared batched core.
+
+Action layout (one flat ``Discrete(98)``, spec §12; offsets in :mod:`.actions`)::
+
+    0 ........ 47 | 48 ........ 95 | 96 | 97
+    PLAY hand card | choose layout  | GO | STOP
+    with this id   | card id - 48   |    |
+
+Exactly one decision is pending in a live game (``state.phase``): PLAY, HAND_CHOICE,
+STOCK_CHOICE or GO_STOP, always the mover's (``state.to_move``).  The turn machinery is
+in :mod:`.turn`, dealing in :mod:`.deal`.
+
+Batched API beyond the :class:`~envs.core.game.Game` basics::
+
+    game = GoStop()
+    state = game.init(seeds)                     # random deals; chongtong deals skipped
+    state = game.deal(orders, first_players, seeds)   # given (B, 48) deals; chongtong -> done
+    game.pending(state, i)                       # decision kind, played / flipped card, legal ids
+    game.to_position(state, i); game.from_position(dict, seed)
+    game.result(state, i)                        # {"winner", "payout", "reason"} once done
+
+Rewards: ``+payout`` to the winner and ``-payout`` to the loser at the step that ends the
+deal (0 on nagari and before the end).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import rng
+from ..core.game import Game
+from . import cards as C
+from . import deal as D
+from . import observation, position, text, turn
+from .actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
+from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
+
+
+class GoStop(Game):
+    """Batched two-player Go-Stop; ``GoStop()`` (``num_players`` must be 2, ``reward="payout"``)."""
+
+    name = "gostop"
+    env_id = "madang/GoStop-v0"
+    num_actions = NUM_ACTIONS
+    obs_size = observation.OBS_SIZE
+    obs_slices = observation.OBS_SLICES
+    min_players, max_players = 2, 2
+    zero_sum = True
+    reward_modes = ("payout",)
+    default_learner_seat = None  # the single-agent env draws the learner's seat per deal
+
+    def __init__(self, num_players: int = 2, reward: str | None = None):
+        super().__init__(num_players=num_players, reward=reward)
+
+    # ------------------------------------------------------------- new games
+    def new_games(self, key, counter):
+        return D.random_deals(key, counter)[0]
+
+    def reset_where(self, state, where):
+        """As :meth:`Game.reset_where` (same new games), dealing straight into ``state``."""
+        idx = np.flatnonzero(where)
+        if idx.size:
+            D.deal_random_into(state, idx)
+        return idx
+
+    def deal(self, orders, first_players, seeds=None) -> GoStopState:
+        """B games from given deal orders ((B, 48) permutations) and first players ((B,) seats).
+
+        Redeals reshuffle from each game's stream (seeded by ``seeds``, default ``0..B-1``);
+        ``state.redeals`` counts them.  A chongtong deal comes back finished (``state.done``).
+        """
+        orders = np.asarray(orders)
+        if orders.ndim != 2:
+            raise ValueError(f"orders must have shape (B, 48), got {orders.shape}")
+        orders = np.stack([D.check_order(o) for o in orders]) if orders.size else orders.reshape(0, 48)
+        B = orders.shape[0]
+        first = np.asarray(first_players)
+        if first.shape != (B,) or first.dtype == bool or not np.issubdtype(first.dtype, np.integer) \
+                or ((first != 0) & (first != 1)).any():
+            raise ValueError(f"first_players must be {B} seats (0 or 1), got {first_players!r}")
+        seeds = np.arange(B) if seeds is None else np.asarray(seeds)
+        if seeds.shape != (B,):
+            raise ValueError(f"seeds must have shape ({B},), got {seeds.shape}")
+        key = rng.keys_from_seeds(seeds)
+        return D.given_deals(orders, first, key, np.zeros(B, np.uint64))
+
+    def new_episode(self, options, seed, previous):
+        """A single env's ``reset``: ``position``, ``deal`` (+ ``first_player``) or a random deal.
+
+        Info: ``redeals`` (how many reshuffles the reset went through); for a random deal
+        ``skipped_deals`` (results of deals that ended before any decision, which are dealt
+        again); for a given deal that ends at once (chongtong), the result fields.
+        """
+        if "position" in options:
+            if "deal" in options:
+                raise ValueError("reset options 'deal' and 'position' cannot be combined")
+            s = rng.seed_from_entropy() if seed is None else seed
+            return self.from_position(options["position"], seed=s), {}
+        if seed is not None or previous is None:
+            key = rng.keys_from_seeds([rng.seed_from_entropy() if seed is None else seed])
+            counter = np.zeros(1, np.uint64)
+        else:
+            key, counter = previous.rng_key.copy(), previous.rng_counter.copy()
+        first = options.get("first_player")
+        if first is not None:
+            first = _seat(first, "first_player")
+        if "deal" in options:
+            order = D.check_order(options["deal"])
+            state = D.blank(key, counter)
+            if first is None:
+                first = int(D.draw_first(state, np.arange(1))[0])
+            state = D.given_deals(order[None], np.array([first]), state.rng_key, state.rng_counter)
+            info = {"redeals": int(state.redeals[0])}
+            if state.done[0]:
+                info.update(self.result(state, 0))
+            return state, info
+        state, skipped = D.random_deals(key, counter, first_player=first)
+        return state, {"redeals": int(state.redeals[0]), "skipped_deals": skipped[0]}
+
+    # ---------------------------------------------------------------- masks
+    def legal_mask(self, state):
+        B = state.batch_size
+        ph = state.phase
+        mover_hand = flat(state.hands)[2 * np.arange(B) + state.to_move]
+        choose_from = state.layout & C.MONTH_MASK_OF[np.where(ph == HAND_CHOICE, state.played, state.flipped)]
+        is_play = ph == PLAY
+        is_choice = (ph == HAND_CHOICE) | (ph == STOCK_CHOICE)
+        bits = C.unpack(np.where(is_play, mover_hand, np.where(is_choice, choose_from, C.U64(0))))
+        mask = np.empty((B, NUM_ACTIONS), dtype=bool)
+        np.logical_and(bits, is_play[:, None], out=mask[:, :CHOOSE_START])
+        np.logical_and(bits, is_choice[:, None], out=mask[:, CHOOSE_START:GO])
+        mask[:, GO] = mask[:, STOP] = ph == GO_STOP
+        return mask
+
+    # ----------------------------------------------------------------- step
+    def _apply(self, state, actions):
+        B = state.batch_size
+        rewards = np.zeros((B, 2), dtype=np.float32)
+        ph = state.phase
+        groups = [np.flatnonzero(ph == k) for k in (PLAY, HAND_CHOICE, STOCK_CHOICE, GO_STOP)]
+        r_play, r_hand, r_stock, r_gs = groups
+        to_flip = turn.play(state, r_play, actions[r_play])
+        if r_hand.size:
+            to_flip = np.concatenate([to_flip, turn.hand_choice(state, r_hand, actions[r_hand] - CHOOSE_START)])
+        to_resolve = turn.flip(state, to_flip)
+        picks = np.full(to_resolve.size, -1, np.int64)
+        if r_stock.size:
+            to_resolve = np.concatenate([to_resolve, r_stock])
+            picks = np.concatenate([picks, actions[r_stock] - CHOOSE_START])
+        to_stop, to_end = turn.resolve(state, to_resolve, picks, rewards)
+        if r_gs.size:
+            going = actions[r_gs] == GO
+            to_end = np.concatenate([to_end, turn.go(state, r_gs[going])])
+            to_stop = np.concatenate([to_stop, r_gs[~going]])
+        turn.stop(state, to_stop, rewards)
+        turn.end_turn(state, to_end, rewards)
+        return rewards
+
+    # ---------------------------------------------------------- observation
+    def observe(self, state, seats=None):
+        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
+        return observation.encode(state, np.asarray(seats, dtype=np.int64) % 2)
+
+    # ------------------------------------------------------- positions etc.
+    def to_position(self, state, index=0):
+        return position.to_position(state, index)
+
+    def from_position(self, position_dict, seed=None):
+        key = rng.keys_from_seeds([rng.seed_from_entropy() if seed is None else seed])
+        return position.from_position(position_dict, key)
+
+    def pending(self, state, index=0) -> dict:
+        """The decision of game ``index``: ``{"decision", "to_move", "played", "flipped", "legal"}``.
+
+        ``decision`` is ``"play"``, ``"hand_choice"``, ``"stock_choice"``, ``"go_stop"`` or
+        None once the deal is over; ``played`` / ``flipped`` are this turn's hand card and
+        flipped stock card (None when there is none yet); ``legal`` the legal action ids.
+        """
+        i = int(index)
+        played, flipped = int(state.played[i]), int(state.flipped[i])
+        return {
+            "decision": PHASE_NAMES[state.phase[i]],
+            "to_move": int(state.to_move[i]),
+            "played": None if played < 0 else played,
+            "flipped": None if flipped < 0 else flipped,
+            "legal": np.flatnonzero(self.legal_mask(state.take([i]))[0]).tolist(),
+        }
+
+    def result(self, state, index=0):
+        if not state.done[index]:
+            raise ValueError(f"game {index} is not over")
+        return position.result_of(state, index)
+
+    def final_rewards(self, state, index=0):
+        r = np.zeros(2, dtype=np.float32)
+        w = int(state.winner[index])
+        if state.done[index] and w >= 0:
+            r[w], r[1 - w] = state.payout[index], -state.payout[index]
+        return r
+
+    def forfeit_result(self, state, index, loser, penalty):
+        pay = float(penalty)
+        return {"winner": 1 - int(loser), "payout": int(pay) if pay.is_integer() else pay}
+
+    def describe_action(self, action):
+        return text.describe_action(action)
+
+    def render_text(self, state, index=0):
+        return text.render(state, index)
+
+
+def _seat(value, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value not in (0, 1):
+        raise ValueError(f"{name} must be a seat (0 or 1), got {value!r}")
+    return int(value)

@@ -1,0 +1,156 @@
+"""PPO trainer, checkpoints, shipped-policy files, SB3 path and evaluation tools."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents.policy_files import load_policy, save_policy
+from agents.torch_policy import ActorCritic
+from training.cli import main
+from training.evaluate import bradley_terry_elo, evaluate_solo, play_match, round_robin
+from training.ppo import PPOConfig, PPOTrainer, Rollout
+
+torch.set_num_threads(1)
+
+
+def tiny(**kw) -> PPOConfig:
+    base = dict(game="yacht", game_config={"num_players": 1}, total_steps=2048, num_envs=64,
+                num_steps=16, minibatch_size=256, hidden=(32, 32), eval_every=0, reward_scale=0.02)
+    base.update(kw)
+    return PPOConfig(**base)
+
+
+@pytest.mark.parametrize("bf16", [True, False])
+def test_trainer_smoke_losses_finite_and_masks_respected(bf16):
+    trainer = PPOTrainer(tiny(bf16=bf16))
+    buf = Rollout(16, 64, trainer.game.obs_size, trainer.game.num_actions, "cpu")
+    next_value = trainer.collect(buf)
+    chosen = buf.mask.gather(2, buf.actions[..., None])[..., 0]
+    assert chosen.all(), "an illegal action was sampled"
+    adv, ret = trainer.advantages(buf, next_value)
+    stats = trainer.learn(buf, adv, ret)
+    assert all(np.isfinite(v) for v in stats.values())
+    final = trainer.train()
+    assert trainer.global_step >= 2048 and np.isfinite(final["policy_loss"])
+
+
+def test_self_play_and_fixed_opponents_in_multiplayer_game():
+    cfg = tiny(game_config={"num_players": 3, "reward": "win"}, opponents=["self", "yacht-greedy"],
+               snapshot_every=1, total_steps=2048)
+    trainer = PPOTrainer(cfg)
+    stats = trainer.train()
+    assert np.isfinite(stats["value_loss"])
+    assert trainer.snapshot.name == "self" and trainer.opponents[1].name == "yacht-greedy"
+    assert set(np.unique(trainer.learner_seat)) <= {0, 1, 2}
+
+
+def test_gae_bootstraps_zero_after_done():
+    trainer = PPOTrainer(tiny(num_steps=2, minibatch_size=128, gamma=1.0, gae_lambda=1.0))
+    buf = Rollout(2, 64, trainer.game.obs_size, trainer.game.num_actions, "cpu")
+    buf.rewards[:] = torch.tensor([[1.0], [2.0]])
+    buf.dones[0] = 1.0
+    adv, ret = trainer.advantages(buf, torch.full((64,), 10.0))
+    assert torch.allclose(ret[0], torch.ones(64)) and torch.allclose(ret[1], torch.full((64,), 12.0))
+
+
+def test_checkpoint_round_trip_and_resume(tmp_path):
+    trainer = PPOTrainer(tiny())
+    trainer.train()
+    path = tmp_path / "ckpt.pt"
+    trainer.save(path)
+    again = PPOTrainer.load(path, total_steps=4096)
+    for a, b in zip(trainer.model.state_dict().values(), again.model.state_dict().values()):
+        assert torch.equal(a, b)
+    assert again.global_step == trainer.global_step and again.config.total_steps == 4096
+    again.train()
+    assert again.global_step >= 4096
+
+
+def test_config_validation():
+    with pytest.raises(ValueError, match="minibatch"):
+        tiny(minibatch_size=1000).validate()
+    with pytest.raises(ValueError, match="unknown"):
+        PPOConfig.from_dict({"gamma": 0.9, "nope": 1})
+    with pytest.raises(ValueError):
+        PPOTrainer(tiny(opponents=["random"]))  # solitaire takes no opponents
+
+
+def test_policy_files_round_trip_and_mismatch(tmp_path):
+    model = ActorCritic(156, 44, (16, 16))
+    save_policy(model, tmp_path / "p", "yacht", note="test")
+    bot = load_policy(tmp_path / "p", name="p")
+    obs = np.random.default_rng(0).random((5, 156)).astype(np.float32)
+    mask = np.ones((5, 44), bool)
+    with torch.no_grad():
+        expected = model(torch.from_numpy(obs), torch.from_numpy(mask))[0].argmax(1).numpy()
+    np.testing.assert_array_equal(bot.act(obs, mask, np.random.default_rng()), expected)
+    meta = json.loads((tmp_path / "p.json").read_text())
+    for change, msg in [({"obs_size": 150}, "observations"), ({"env_id": "madang/Yacht-v9"}, "trained on"),
+                        ({"format_version": 99}, "format_version"), ({"hidden": [8, 8]}, "do not match")]:
+        (tmp_path / "p.json").write_text(json.dumps({**meta, **change}))
+        with pytest.raises(ValueError, match=msg):
+            load_policy(tmp_path / "p")
+    with pytest.raises(ValueError, match="not found"):
+        load_policy(tmp_path / "missing")
+
+
+def test_policy_file_is_tensors_only(tmp_path):
+    save_policy(ActorCritic(156, 44, (8,)), tmp_path / "p", "yacht")
+    state = torch.load(tmp_path / "p.pt", weights_only=True)
+    assert all(isinstance(v, torch.Tensor) for v in state.values())
+
+
+def test_sb3_maskable_ppo_trains_on_unmodified_env():
+    from training.sb3_example import evaluate_maskable, train_maskable_ppo
+
+    model = train_maskable_ppo(512, n_envs=2, n_steps=128, batch_size=64)
+    mean, se = evaluate_maskable(model, games=3)
+    assert 0 <= mean <= 303 and se >= 0
+
+
+def test_bradley_terry_elo():
+    equal = np.array([[0, 50], [50, 0]])
+    np.testing.assert_allclose(bradley_terry_elo(equal), [1500, 1500], atol=1e-6)
+    wins = np.array([[0, 90, 99], [10, 0, 80], [1, 20, 0]])
+    elo = bradley_terry_elo(wins)
+    assert elo[0] > elo[1] > elo[2] and abs(elo.mean() - 1500) < 1e-6
+    # 75 % expected score is about 191 Elo points
+    assert abs(np.diff(bradley_terry_elo(np.array([[0, 750], [250, 0]])))[0] + 190.8) < 2
+
+
+def test_play_match_and_round_robin_on_tiny_games():
+    res = play_match("yacht", ["yacht-solver", "random"], 30, seed=1)
+    assert res.shape == (30, 2) and res[:, 0].mean() > res[:, 1].mean()
+    t = round_robin("yacht", ["random", "yacht-greedy"], 20, seed=2)
+    assert t.elo["yacht-greedy"] > t.elo["random"] and t.win_rate["yacht-greedy"] > 0.5
+    assert "| yacht-greedy |" in t.markdown()
+    assert evaluate_solo("yacht", "yacht-greedy", 50).fraction_of_optimum < 1
+
+
+def test_eval_cli(capsys, tmp_path):
+    png = tmp_path / "t.png"
+    assert main(["eval", "yacht", "--bots", "random", "yacht-greedy", "--games", "10", "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "| bot | Elo |" in out and png.exists() and png.stat().st_size > 1000
+    assert main(["eval", "yacht", "--bots", "yacht-greedy", "--games", "20"]) == 0
+    assert "fraction of optimum" in capsys.readouterr().out
+
+
+def test_train_cli_writes_run_and_resumes(tmp_path):
+    run = tmp_path / "run"
+    args = ["train", "yacht", "--run-dir", str(run), "--total-steps", "1024", "--num-envs", "32",
+            "--eval-games", "20", "--set", "num_steps=16", "minibatch_size=256", "hidden=[16,16]",
+            "eval_every=1", "checkpoint_every=1"]
+    assert main(args) == 0
+    lines = (run / "eval.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and "eval_mean" in json.loads(lines[-1])
+    assert load_policy(run / "policy").metadata["global_step"] == 1024
+    with pytest.raises(ValueError, match="resume"):
+        main(args)
+    resumed = args[:5] + ["2048"] + args[6:] + ["--resume"]
+    assert main(resumed) == 0
+    assert json.loads((run / "eval.jsonl").read_text().splitlines()[-1])["global_step"] == 2048

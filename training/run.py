@@ -1,0 +1,131 @@
+"""``madang train``: a PPO run with progress, TensorBoard, evaluation, checkpoints and resume.
+
+A run lives in one directory::
+
+    RUN_DIR/checkpoint.pt      resumable trainer state (``--resume`` continues it)
+    RUN_DIR/config.json        the full config of the run
+    RUN_DIR/eval.jsonl         one line per evaluation (the learning curve)
+    RUN_DIR/tb/                TensorBoard logs
+    RUN_DIR/policy.pt|.json    the final greedy policy in the shipped-bot format
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from agents.policy_files import save_policy
+from envs.registration import game_class
+
+from .evaluate import evaluate_solo, play_match
+from .ppo import PPOConfig, PPOTrainer
+
+CONFIG_DIR = Path(__file__).parent / "configs"
+
+
+def default_config(game: str) -> PPOConfig:
+    """The version-controlled default config of a game (``training/configs/<game>.json``)."""
+    path = CONFIG_DIR / f"{game}.json"
+    if not path.exists():
+        return PPOConfig(game=game)
+    return PPOConfig.from_dict(json.loads(path.read_text()))
+
+
+def make_evaluator(config: PPOConfig):
+    """A function bot -> dict of evaluation figures for this run's game and seats."""
+    players = game_class(config.game)(**config.game_config).num_players
+
+    def evaluate(bot) -> dict:
+        if players == 1:
+            r = evaluate_solo(config.game, bot, config.eval_games, seed=10**9)
+            out = {"eval_mean": r.mean, "eval_se": r.se}
+            if r.fraction_of_optimum is not None:
+                out["eval_fraction_of_optimum"] = r.fraction_of_optimum
+            return out
+        opponents = config.eval_opponents or [
+            "random" if o == "self" else o for o in (config.opponents or ["random"])
+        ]
+        if len(opponents) == 1:
+            opponents = opponents * (players - 1)
+        half = config.eval_games // 2
+        rows = []
+        for seat in (0, players - 1):  # learner first and last, same seeds
+            seats = list(opponents)
+            seats.insert(seat, bot)
+            res = play_match(config.game, seats, half, seed=10**9, **config.game_config)
+            others = [i for i in range(players) if i != seat]
+            rows.append((res[:, seat], (res[:, seat][:, None] > res[:, others]).all(axis=1)))
+        mine = sum(r[0].sum() for r in rows) / (2 * half)
+        wins = sum(r[1].sum() for r in rows) / (2 * half)
+        return {"eval_mean": float(mine), "eval_win_rate": float(wins)}
+
+    return evaluate
+
+
+def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
+                 console: Console | None = None) -> dict:
+    """Train (or resume) a run in ``run_dir``; returns the final statistics."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    console = console or Console()
+    run_dir = Path(run_dir)
+    ckpt = run_dir / "checkpoint.pt"
+    if resume:
+        if not ckpt.exists():
+            raise ValueError(f"--resume: no checkpoint at {ckpt}")
+        trainer = PPOTrainer.load(ckpt, total_steps=config.total_steps)
+        console.print(f"resumed {ckpt} at step {trainer.global_step:,} (update {trainer.update})")
+    else:
+        if ckpt.exists():
+            raise ValueError(f"{ckpt} exists: pass --resume to continue it or choose another --run-dir")
+        trainer = PPOTrainer(config)
+    config = trainer.config
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+    writer = SummaryWriter(str(run_dir / "tb"))
+    evaluate = make_evaluator(config)
+    started = time.time()
+    last_eval: dict = {}
+
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[sps]:>8} steps/s"), TextColumn("return {task.fields[ret]}"),
+        TextColumn("{task.fields[ev]}"), TimeElapsedColumn(), console=console,
+    ) as progress:
+        task = progress.add_task(f"PPO {config.game}", total=config.total_steps,
+                                 completed=trainer.global_step, sps="-", ret="-", ev="")
+
+        def on_update(stats: dict) -> None:
+            step = stats["global_step"]
+            for k, v in stats.items():
+                if isinstance(v, (int, float)) and k not in ("global_step", "update"):
+                    writer.add_scalar(f"train/{k}" if not k.startswith("eval") else f"eval/{k}", v, step)
+            ev = ""
+            if "eval_mean" in stats:
+                record = {k: v for k, v in stats.items() if k.startswith("eval")}
+                record.update(global_step=step, update=stats["update"], wall_s=round(time.time() - started, 1))
+                with open(run_dir / "eval.jsonl", "a") as f:
+                    f.write(json.dumps(record) + "\n")
+                last_eval.clear()
+                last_eval.update(record)
+            if last_eval:
+                ev = f"eval {last_eval['eval_mean']:.2f}"
+                if "eval_fraction_of_optimum" in last_eval:
+                    ev += f" ({100 * last_eval['eval_fraction_of_optimum']:.1f} % of optimum)"
+            progress.update(task, completed=step, sps=f"{stats['steps_per_s']:,.0f}",
+                            ret=f"{stats['mean_return']:.2f}", ev=ev)
+            if not console.is_terminal and (stats["update"] % 10 == 0 or "eval_mean" in stats):
+                # Logs to a file get a plain line now and then instead of a live bar.
+                console.print(f"update {stats['update']} step {step:,} "
+                              f"{stats['steps_per_s']:,.0f} steps/s return {stats['mean_return']:.2f} {ev}")
+
+        stats = trainer.train(callback=on_update, evaluate=evaluate, checkpoint_path=ckpt)
+    writer.close()
+    save_policy(trainer.model, run_dir / "policy", config.game, training_config=config.to_dict(),
+                global_step=trainer.global_step, evaluation=last_eval)
+    console.print(f"wrote {run_dir / 'policy.pt'} and policy.json; final {last_eval or stats}")
+    return stats
