@@ -9,6 +9,8 @@ from .base import Bot
 _BOTS = {
     "random": ("agents.random_bot", "RandomBot"),
     "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot"),
+    "rainbow-greedy": ("agents.rainbow_greedy", "RainbowGreedyBot"),
+    "rainbow-simple": ("agents.rainbow_simple", "RainbowSimpleBot"),
     "yacht-greedy": ("agents.yacht_greedy", "YachtGreedyBot"),
     "yacht-solver": ("agents.yacht_solver", "YachtSolverBot"),
 }

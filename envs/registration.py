@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import gymnasium
 
-GAMES = {"yacht": "envs.yacht.rules:Yacht", "gostop": "envs.gostop.rules:GoStop"}
+GAMES = {
+    "yacht": "envs.yacht.rules:Yacht",
+    "rainbow_dice": "envs.rainbow_dice.rules:RainbowDice",
+    "gostop": "envs.gostop.rules:GoStop",
+}
 """Game module name -> ``module:Class`` of its batched rules."""
 
 

@@ -25,11 +25,15 @@ from envs.registration import GAMES, game_class
 
 CONFIGS = {
     "yacht": [dict(num_players=1), dict(num_players=2), dict(num_players=4, reward="win")],
+    "rainbow_dice": [
+        dict(num_players=1), dict(num_players=1, copies_per_hand=None, start_tokens=5),
+        dict(num_players=3), dict(num_players=4, reward="win", copies_per_hand=2),
+    ],
     "gostop": [dict()],
 }
 # A deterministic bot per game, for comparisons where opponents must not draw randomness
 # (a batched bot shares one generator across the batch, a single env has its own).
-DETERMINISTIC_BOT = {"yacht": "yacht-greedy", "gostop": "gostop-greedy"}
+DETERMINISTIC_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 CASES = [(g, c) for g in GAMES for c in CONFIGS[g]]
 IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items())}" for g, c in CASES]
 
