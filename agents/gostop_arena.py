@@ -21,6 +21,7 @@ import numpy as np
 from envs.gostop import GoStop
 from envs.gostop.scoring import CHONGTONG_PAYOUT
 
+from .play import play_out
 from .registry import load
 
 
@@ -56,18 +57,8 @@ def play_match(bot_a, bot_b, deals: int, seed: int = 0) -> MatchResult:
     seeds = seed + np.arange(deals)
     state = game.init(np.concatenate([seeds, seeds]))
     a_seat = np.repeat(np.array([0, 1]), deals)
-    rng = np.random.default_rng(seed)
-    while not state.done.all():
-        live = np.flatnonzero(~state.done)
-        sub = state.take(live)
-        obs, mask = game.observe(sub), game.legal_mask(sub)
-        actions = np.empty(live.size, dtype=np.int64)
-        by_a = sub.to_move == a_seat[live]
-        for bot, rows in ((bot_a, by_a), (bot_b, ~by_a)):
-            if rows.any():
-                actions[rows] = bot.act(obs[rows], mask[rows], rng)
-        game.step(sub, actions)
-        state.put(live, sub)
+    seating = np.stack([a_seat, 1 - a_seat], axis=1)  # seat -> 0 (bot A) or 1 (bot B)
+    play_out(game, state, [bot_a, bot_b], np.random.default_rng(seed), seating)
     sign = np.where(state.winner == a_seat, 1.0, np.where(state.winner < 0, 0.0, -1.0))
     pay = sign * state.payout
     ar = np.arange(a_seat.size)

@@ -99,7 +99,6 @@ class RainbowGreedyBot(Bot):
 
     def _plan(self, values, rows, free, levels, info, holdings, c, take, code):
         """Fill ``values[rows]`` from an exact solve of the rest of the turn."""
-        G = rows.size
         best1, best2 = holdings.take(rows).pattern_values()
         tokens, cr = info["tokens"][rows], c[rows]
         end = []

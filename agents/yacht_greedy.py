@@ -6,7 +6,7 @@ import numpy as np
 
 from envs.yacht.observation import decode_own
 from envs.yacht.rules import SCORE_START
-from envs.yacht.scoring import NUM_CATEGORIES, category_scores
+from envs.yacht.scoring import category_scores
 
 from .base import Bot, as_batch
 

@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 import agents
+from agents.play import play_out
 from envs.registration import game_class
 
 
@@ -22,13 +23,7 @@ def play_solo(game_name: str, bot, games: int, seed: int = 0, **config) -> np.nd
     """Final scores of ``games`` one-player games of ``game_name`` played by ``bot`` (seeds seed..)."""
     game = game_class(game_name)(num_players=1, **config)
     state = game.init(seed + np.arange(games))
-    rng = np.random.default_rng(seed)
-    while not state.done.all():
-        live = np.flatnonzero(~state.done)
-        sub = state.take(live)
-        mask = game.legal_mask(sub)
-        game.step(sub, bot.act(game.observe(sub), mask, rng))
-        state.put(live, sub)
+    play_out(game, state, [bot], np.random.default_rng(seed))
     return np.array([game.result(state, i)["scores"][0] for i in range(games)], dtype=np.float64)
 
 

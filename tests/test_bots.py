@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import agents
+from agents.play import play_out
 from agents.yacht_dp import solve
 from envs.core.sampling import sample_legal
 from envs.registration import game_class
@@ -18,17 +19,7 @@ def play_solitaire(bot, n, seed=0):
     """Final scores of ``n`` solitaire Yacht games played by ``bot`` in one batch."""
     g = Yacht(num_players=1)
     s = g.init(np.arange(seed, seed + n))
-    rng = np.random.default_rng(seed)
-    total = np.zeros(n)
-    while not s.done.all():
-        live = np.flatnonzero(~s.done)
-        sub = s.take(live)
-        mask = g.legal_mask(sub)
-        actions = bot.act(g.observe(sub), mask, rng)
-        assert mask[np.arange(live.size), actions].all(), f"{bot.name} chose an illegal action"
-        total[live] += g.step(sub, actions)[:, 0]
-        s.put(live, sub)
-    return total
+    return play_out(g, s, [bot], np.random.default_rng(seed))[:, 0]  # the core rejects illegal actions
 
 
 def test_solver_value_matches_spec():
@@ -60,18 +51,10 @@ def test_loader_knows_every_bot_and_rejects_unknown():
 @pytest.mark.parametrize("name", ["random", "yacht-greedy", "yacht-solver"])
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_bots_pick_legal_actions_in_multiplayer_games(name, players):
-    bot = agents.load(name)
     g = Yacht(num_players=players)
     s = g.init(np.arange(40))
-    rng = np.random.default_rng(0)
-    while not s.done.all():
-        live = np.flatnonzero(~s.done)
-        sub = s.take(live)
-        mask = g.legal_mask(sub)
-        actions = bot.act(g.observe(sub), mask.astype(np.int8), rng)
-        assert actions.shape == (live.size,) and mask[np.arange(live.size), actions].all()
-        g.step(sub, actions)
-        s.put(live, sub)
+    totals = play_out(g, s, [agents.load(name)], np.random.default_rng(0), np.zeros((40, players), int))
+    np.testing.assert_array_equal(totals, g.totals(s))
 
 
 def test_bot_rejects_bad_batches():

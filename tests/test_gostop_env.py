@@ -176,7 +176,6 @@ def test_hidden_cards_do_not_change_the_observation():
 def check_invariants(state, before, rewards):
     """Spec invariants between two consecutive batched states (all games)."""
     B = state.batch_size
-    ar = np.arange(B)
     stock = np.zeros(B, np.uint64)
     for j in range(48):  # cards still in the stock
         live = j >= state.stock_top

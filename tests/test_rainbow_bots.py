@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import agents
+from agents.play import play_out
 from agents.rainbow_value import PATTERN_OF, Holdings, end_values
 from envs.rainbow_dice import (
     BUY_START, DECLINE, DOWN_START, SECOND_START, STOP, TAKE, TOKEN_REROLL_START, UP_START, RainbowDice,
@@ -145,15 +146,7 @@ def play(bot, n, seed=0, **config):
     """Final (n, P) scores of ``n`` games with ``bot`` in every seat, played in one batch."""
     g = RainbowDice(**config)
     s = g.init(np.arange(seed, seed + n))
-    rng = np.random.default_rng(seed)
-    while not s.done.all():
-        live = np.flatnonzero(~s.done)
-        sub = s.take(live)
-        mask = g.legal_mask(sub)
-        actions = bot.act(g.observe(sub), mask.astype(np.int8), rng)
-        assert actions.shape == (live.size,) and mask[np.arange(live.size), actions].all()
-        g.step(sub, actions)
-        s.put(live, sub)
+    play_out(g, s, [bot], np.random.default_rng(seed), np.zeros((n, g.num_players), int))
     return s.score
 
 

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs.core.sampling import sample_legal
+from agents.play import play_out
+from agents.random_bot import RandomBot
 from envs.rainbow_dice import (
     BUY_START, DECLINE, DOWN_START, HAND_IDS, OBS_SLICES, SECOND_START, STOP, TAKE, TOKEN_REROLL_START,
     UP_START, RainbowDice, final_score, satisfied_hands,
@@ -195,13 +196,7 @@ def test_turn_order_rounds_and_game_end():
 def test_score_rewards_sum_to_final_scores():
     g = RainbowDice(num_players=2, start_tokens=2)
     s = g.init(np.arange(60))
-    total = np.zeros((60, 2))
-    rng = np.random.default_rng(0)
-    while not s.done.all():
-        live = np.flatnonzero(~s.done)
-        sub = s.take(live)
-        total[live] += g.step(sub, sample_legal(g.legal_mask(sub), rng))
-        s.put(live, sub)
+    total = play_out(g, s, [RandomBot()] * 2, np.random.default_rng(0))
     finals = [[final_score(c, t) for c, t in zip(s.cards[i], s.tokens[i])] for i in range(60)]
     # Rewards are changes of the total, so the 2 starting tokens (6 points) are not paid out.
     np.testing.assert_array_equal(total, np.array(finals) - 6)

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs.core.sampling import sample_legal
+from agents.play import play_out
+from agents.random_bot import RandomBot
 from envs.yacht import SCORE_START, Yacht, category_scores
 from envs.yacht.rules import REROLL_BITS
 
@@ -134,13 +135,7 @@ def test_win_rewards_shared_and_ties():
 def test_score_rewards_sum_to_final_scores():
     g = Yacht(num_players=2)
     s = g.init(np.arange(50))
-    total = np.zeros((50, 2))
-    rng = np.random.default_rng(0)
-    while not s.done.all():
-        live = np.flatnonzero(~s.done)
-        sub = s.take(live)
-        total[live] += g.step(sub, sample_legal(g.legal_mask(sub), rng))
-        s.put(live, sub)
+    total = play_out(g, s, [RandomBot()] * 2, np.random.default_rng(0))
     np.testing.assert_array_equal(total, g.totals(s))
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import agents
+from agents.play import play_out
 from envs.registration import game_class
 
 Z95 = 1.959964
@@ -32,18 +33,7 @@ def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, **game
         if hasattr(b, "check_game"):
             b.check_game(game.name)
     state = game.init(seed + np.arange(num_games))
-    rng = np.random.default_rng(seed)
-    while not state.done.all():
-        live = np.flatnonzero(~state.done)
-        sub = state.take(live)
-        seat = sub.to_move.astype(np.int64)
-        actions = np.empty(live.size, dtype=np.int64)
-        obs, mask = game.observe(sub), game.legal_mask(sub)
-        for s in np.unique(seat):
-            pick = seat == s
-            actions[pick] = bots[s].act(obs[pick], mask[pick], rng)
-        game.step(sub, actions)
-        state.put(live, sub)
+    play_out(game, state, bots, np.random.default_rng(seed))
     return np.array([_signed_result(game.result(state, i), len(bots)) for i in range(num_games)], dtype=np.float64)
 
 

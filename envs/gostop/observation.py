@@ -63,7 +63,6 @@ def encode(state, seats: np.ndarray) -> np.ndarray:
     B = state.batch_size
     ar = np.arange(B)
     me = np.asarray(seats, dtype=np.int64)
-    op = 1 - me
     mine = 2 * ar + me  # flat per-seat indices (see state.flat); the opponent's is mine ^ 1
     hands, captured = flat(state.hands), flat(state.captured)
     hand = hands[mine]
