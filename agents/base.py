@@ -30,13 +30,24 @@ class Bot:
         return f"<bot {self.name}>"
 
 
-def as_batch(observation, mask):
-    """Validate and return ``(observation (B, O) float32, mask (B, A) bool)``."""
+def as_batch(observation, mask, obs_size: int | None = None, num_actions: int | None = None):
+    """Validate and return ``(observation (B, O) float32, mask (B, A) bool)``.
+
+    With ``obs_size`` / ``num_actions`` (a game-specific bot's game), other widths raise
+    ``ValueError`` too.
+    """
     obs = np.asarray(observation, dtype=np.float32)
     m = np.asarray(mask)
     if obs.ndim != 2 or m.ndim != 2 or obs.shape[0] != m.shape[0]:
         raise ValueError(
             f"bots act on batches: observation (B, O) and mask (B, A), got {obs.shape} and {m.shape}"
+        )
+    if (obs_size is not None and obs.shape[1] != obs_size) or (
+        num_actions is not None and m.shape[1] != num_actions
+    ):
+        raise ValueError(
+            f"this bot needs observations of size {obs_size} and masks of {num_actions} actions, "
+            f"got {obs.shape[1]} and {m.shape[1]}"
         )
     m = m.astype(bool)
     if not m.any(axis=1).all():

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.gostop import cards as C
-from envs.gostop.actions import CHOOSE_START, GO, STOP
-from envs.gostop.observation import View
+from envs.gostop.actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
+from envs.gostop.observation import OBS_SIZE, View
 
 from .base import Bot, as_batch
 
@@ -100,7 +100,7 @@ class GoStopGreedyBot(Bot):
     game = "gostop"
 
     def act(self, observation, mask, rng):
-        obs, m = as_batch(observation, mask)
+        obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
         view = View(obs)
         B = obs.shape[0]
         values = card_values(view)

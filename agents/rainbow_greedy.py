@@ -57,9 +57,7 @@ class RainbowGreedyBot(Bot):
         self.chunk = int(chunk)
 
     def act(self, observation, mask, rng):
-        obs, m = as_batch(observation, mask)
-        if obs.shape[1] != OBS_SIZE or m.shape[1] != NUM_ACTIONS:
-            raise ValueError(f"{self.name} needs Rainbow Dice observations ({OBS_SIZE}) and masks ({NUM_ACTIONS})")
+        obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
         values = np.where(m, self.action_values(obs) + _PRIORITY, -np.inf)
         # Actions the plan does not rate (never legal in real play) stay pickable.
         values = np.where(m & np.isneginf(values), -1e18, values)

@@ -38,9 +38,7 @@ class RainbowSimpleBot(Bot):
         self.token_value = float(token_value)
 
     def act(self, observation, mask, rng):
-        obs, m = as_batch(observation, mask)
-        if obs.shape[1] != OBS_SIZE or m.shape[1] != NUM_ACTIONS:
-            raise ValueError(f"{self.name} needs Rainbow Dice observations ({OBS_SIZE}) and masks ({NUM_ACTIONS})")
+        obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
         info = decode(obs)
         B = obs.shape[0]
         dice, phase = info["dice"], info["phase"]

@@ -60,12 +60,7 @@ class PolicyBot(Bot):
 
     @torch.no_grad()
     def act(self, observation, mask, rng):
-        obs, m = as_batch(observation, mask)
-        if obs.shape[1] != self.model.obs_size or m.shape[1] != self.model.num_actions:
-            raise ValueError(
-                f"{self.name} expects observations of size {self.model.obs_size} and "
-                f"{self.model.num_actions} actions, got {obs.shape[1]} and {m.shape[1]}"
-            )
+        obs, m = as_batch(observation, mask, self.model.obs_size, self.model.num_actions)
         logits, _ = self.model(torch.from_numpy(obs).to(self.device), torch.from_numpy(m).to(self.device))
         if self.greedy:
             return logits.argmax(dim=1).cpu().numpy().astype(np.int64)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.yacht.observation import decode_own
-from envs.yacht.rules import SCORE_START
+from envs.yacht.observation import OBS_SIZE, decode_own
+from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import category_scores
 
 from .base import Bot, as_batch
@@ -28,7 +28,7 @@ class YachtGreedyBot(Bot):
     game = "yacht"
 
     def act(self, observation, mask, rng):
-        obs, m = as_batch(observation, mask)
+        obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
         dice, rolls_left, is_open = decode_own(obs)
         scores = category_scores(dice)
         best_cat = np.where(is_open, scores, -1).argmax(axis=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.yacht.observation import decode_own
+from envs.yacht.observation import OBS_SIZE, decode_own
 from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import MULTISET_INDEX, NUM_CATEGORIES, dice_code
 
@@ -46,7 +46,7 @@ class YachtSolverBot(Bot):
         return values
 
     def act(self, observation, mask, rng):
-        obs, m = as_batch(observation, mask)
+        obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
         values = np.where(m, self.action_values(obs), -np.inf)
         # Actions the DP rates -inf but the mask allows (never in real play) stay pickable.
         values = np.where(m & np.isneginf(values), -1e18, values)

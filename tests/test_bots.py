@@ -85,3 +85,9 @@ def test_solver_as_env_opponent():
         obs, r, done, _, info = env.step(int(sample_legal(info["action_mask"][None], rng)[0]))
     assert info["scores"][1] > info["scores"][0]  # the solver beats random play
     assert game_class("yacht") is Yacht
+
+
+@pytest.mark.parametrize("name", ["yacht-greedy", "yacht-solver", "rainbow-greedy", "rainbow-simple", "gostop-greedy"])
+def test_game_bots_reject_other_games_observations(name):
+    with pytest.raises(ValueError, match="observations of size"):
+        agents.load(name).act(np.zeros((2, 7), np.float32), np.ones((2, 9), bool), np.random.default_rng())

@@ -124,10 +124,10 @@ class Game:
         options (Go-Stop's ``deal``) extend this.
         """
         if "position" in options:
-            s = _rng.seed_from_entropy() if seed is None else seed
+            s = _rng.resolve_seed(seed)
             return self.from_position(options["position"], seed=s), {}
         if seed is not None or previous is None:
-            return self.init([_rng.seed_from_entropy() if seed is None else seed]), {}
+            return self.init([_rng.resolve_seed(seed)]), {}
         return self.new_games(previous.rng_key.copy(), previous.rng_counter.copy()), {}
 
     # --------------------------------------------------------------- generic

@@ -76,6 +76,11 @@ def seed_from_entropy() -> int:
     return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0] >> np.uint64(1))
 
 
+def resolve_seed(seed: int | None) -> int:
+    """``seed`` itself, or a fresh one from the operating system's entropy when it is None."""
+    return seed_from_entropy() if seed is None else seed
+
+
 def draw_index(key: np.ndarray, counter: np.ndarray, high: int) -> np.ndarray:
     """Return one integer uniform in ``[0, high)`` per game, shape ``(B,)``, int64.
 

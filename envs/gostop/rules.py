@@ -94,10 +94,10 @@ class GoStop(Game):
         if "position" in options:
             if "deal" in options:
                 raise ValueError("reset options 'deal' and 'position' cannot be combined")
-            s = rng.seed_from_entropy() if seed is None else seed
+            s = rng.resolve_seed(seed)
             return self.from_position(options["position"], seed=s), {}
         if seed is not None or previous is None:
-            key = rng.keys_from_seeds([rng.seed_from_entropy() if seed is None else seed])
+            key = rng.keys_from_seeds([rng.resolve_seed(seed)])
             counter = np.zeros(1, np.uint64)
         else:
             key, counter = previous.rng_key.copy(), previous.rng_counter.copy()
@@ -166,7 +166,7 @@ class GoStop(Game):
         return position.to_position(state, index)
 
     def from_position(self, position_dict, seed=None):
-        key = rng.keys_from_seeds([rng.seed_from_entropy() if seed is None else seed])
+        key = rng.keys_from_seeds([rng.resolve_seed(seed)])
         return position.from_position(position_dict, key)
 
     def pending(self, state, index=0) -> dict:

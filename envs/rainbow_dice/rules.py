@@ -293,7 +293,7 @@ class RainbowDice(Game):
         return position.to_position(state, index, self.copies_per_hand)
 
     def from_position(self, position_dict, seed=None):
-        key = rng.keys_from_seeds([rng.seed_from_entropy() if seed is None else seed])
+        key = rng.keys_from_seeds([rng.resolve_seed(seed)])
         return position.from_position(position_dict, self.num_players, self.copies_per_hand, key, RainbowState)
 
     def describe_action(self, action):
