@@ -154,3 +154,19 @@ def test_train_cli_writes_run_and_resumes(tmp_path):
     resumed = args[:5] + ["2048"] + args[6:] + ["--resume"]
     assert main(resumed) == 0
     assert json.loads((run / "eval.jsonl").read_text().splitlines()[-1])["global_step"] == 2048
+
+
+@pytest.mark.parametrize(
+    "game,game_config,opponents",
+    [("rainbow_dice", {"num_players": 1, "copies_per_hand": None}, []),
+     ("gostop", {}, ["gostop-greedy"]),
+     ("gostop", {}, ["self"])],
+)
+def test_trainer_runs_on_every_game(game, game_config, opponents):
+    cfg = tiny(game=game, game_config=game_config, opponents=opponents, reward_scale=0.1, snapshot_every=1)
+    trainer = PPOTrainer(cfg)
+    buf = Rollout(16, 64, trainer.game.obs_size, trainer.game.num_actions, "cpu")
+    trainer.collect(buf)
+    assert buf.mask.gather(2, buf.actions[..., None]).all()
+    stats = trainer.train()
+    assert np.isfinite(stats["policy_loss"]) and np.isfinite(stats["value_loss"])
