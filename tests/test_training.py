@@ -170,3 +170,18 @@ def test_trainer_runs_on_every_game(game, game_config, opponents):
     assert buf.mask.gather(2, buf.actions[..., None]).all()
     stats = trainer.train()
     assert np.isfinite(stats["policy_loss"]) and np.isfinite(stats["value_loss"])
+
+
+def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
+    import agents
+    from agents import policy_files
+
+    monkeypatch.setattr(policy_files, "WEIGHTS_DIR", tmp_path)
+    save_policy(ActorCritic(156, 44, (8, 8)), tmp_path / "yacht-test", "yacht")
+    assert "yacht-test" in agents.available()
+    bot = agents.load("yacht-test")
+    assert bot.name == "yacht-test" and bot.game == "yacht" and bot.greedy
+    assert not agents.load("yacht-test", greedy=False).greedy
+    (tmp_path / "yacht-test.pt").unlink()
+    with pytest.raises(ValueError, match="unknown bot"):
+        agents.load("yacht-test")
