@@ -1,4 +1,4 @@
-"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``solve``."""
+"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``ship``, ``solve``."""
 
 from __future__ import annotations
 
@@ -90,6 +90,34 @@ def _cmd_eval(args) -> int:
     return 0
 
 
+def _cmd_ship(args) -> int:
+    import json as _json
+    import shutil
+    from pathlib import Path
+
+    from agents.policy_files import WEIGHTS_DIR, load_policy
+
+    from .evaluate import evaluate_solo
+
+    src = Path(args.run_dir) / "policy"
+    bot = load_policy(src, name=args.name)  # checks the files fit the installed env
+    dest = Path(args.weights_dir or WEIGHTS_DIR) / args.name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src.with_suffix(".pt"), dest.with_suffix(".pt"))
+    meta = dict(bot.metadata)
+    if args.games:
+        r = evaluate_solo(meta["game"], bot, args.games, seed=args.seed)
+        meta["shipped_evaluation"] = {
+            "games": r.games, "seed": args.seed, "mean": r.mean, "se": r.se,
+            "fraction_of_optimum": r.fraction_of_optimum,
+        }
+        frac = "" if r.fraction_of_optimum is None else f" ({100 * r.fraction_of_optimum:.2f} % of optimum)"
+        print(f"{args.name}: {r.mean:.2f} ± {r.se:.2f} over {r.games} solitaire games{frac}")
+    dest.with_suffix(".json").write_text(_json.dumps(meta, indent=2) + "\n")
+    print(f"shipped {dest}.pt and {dest}.json")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``madang`` command."""
     p = argparse.ArgumentParser(prog="madang", description="madang: Yacht, Rainbow Dice and Go-Stop for RL")
@@ -129,6 +157,14 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--solo", action="store_true", help="solitaire mean ± s.e. for each bot")
     ev.add_argument("--plot", help="write a PNG of the tournament")
     ev.set_defaults(func=_cmd_eval)
+
+    ship = sub.add_parser("ship", help="copy a run's final policy into agents/weights as a named bot")
+    ship.add_argument("run_dir")
+    ship.add_argument("name", help="bot name, e.g. yacht-ppo")
+    ship.add_argument("--games", type=int, default=10000, help="solitaire games to evaluate it on (0: skip)")
+    ship.add_argument("--seed", type=int, default=0)
+    ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
+    ship.set_defaults(func=_cmd_ship)
 
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
     solve.add_argument("game", choices=["yacht"])
