@@ -197,3 +197,16 @@ def test_ship_cli_copies_and_evaluates(tmp_path, capsys):
     assert 0 < meta["shipped_evaluation"]["fraction_of_optimum"] < 1
     assert load_policy(weights / "yacht-x").name == "yacht-x"
     assert "solitaire games" in capsys.readouterr().out
+
+
+def test_yacht_regret_adds_up_to_the_gap():
+    from training.evaluate import yacht_regret
+
+    solver = yacht_regret("yacht-solver", 50)
+    assert abs(solver["regret_per_game"]) < 1e-9
+    greedy = yacht_regret("yacht-greedy", 400, seed=3)
+    parts = greedy["reroll_regret_per_game"] + greedy["score_regret_per_game"]
+    assert abs(parts - greedy["regret_per_game"]) < 1e-9
+    assert abs(sum(greedy["regret_per_game_by_round"]) - parts) < 0.01
+    # In expectation the regret is the optimum minus the mean score (within noise).
+    assert abs(169.7739 - greedy["mean_score"] - greedy["regret_per_game"]) < 6

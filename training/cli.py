@@ -81,6 +81,13 @@ def _cmd_eval(args) -> int:
             r = evaluate_solo(args.game, b, args.games, seed=args.seed)
             frac = "-" if r.fraction_of_optimum is None else f"{100 * r.fraction_of_optimum:.2f} %"
             print(f"| {b} | {r.games} | {r.mean:.2f} | {r.se:.2f} | {frac} |")
+        if args.regret:
+            from .evaluate import yacht_regret
+
+            if args.game != "yacht":
+                raise SystemExit("--regret needs the exact solver: yacht only")
+            for b in args.bots:
+                print(b, json.dumps(yacht_regret(b, args.games, seed=args.seed)))
         return 0
     t = round_robin(args.game, args.bots, args.games, seed=args.seed)
     print(t.markdown())
@@ -156,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--solo", action="store_true", help="solitaire mean ± s.e. for each bot")
     ev.add_argument("--plot", help="write a PNG of the tournament")
+    ev.add_argument("--regret", action="store_true",
+                    help="Yacht solo: where each bot loses points against the exact solver")
     ev.set_defaults(func=_cmd_eval)
 
     ship = sub.add_parser("ship", help="copy a run's final policy into agents/weights as a named bot")
