@@ -8,6 +8,8 @@ import sys
 
 from envs.registration import GAMES
 
+DEMO_BOTS = ("yacht-ppo", "yacht-solver", "yacht-greedy")
+
 
 def _cmd_demo(args) -> int:
     from .demo import play_yacht_demo
@@ -130,9 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="madang", description="madang: Yacht, Rainbow Dice and Go-Stop for RL")
     sub = p.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="play a game of Yacht between bots and print it")
+    demo = sub.add_parser("demo", help="play a game of Yacht between bots (the shipped PPO bot first)")
     demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--bots", nargs="+", default=["yacht-solver", "yacht-greedy", "random"],
+    demo.add_argument("--bots", nargs="+", default=list(DEMO_BOTS),
                       help="one bot name per seat (1..4)")
     demo.set_defaults(func=_cmd_demo)
 

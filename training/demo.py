@@ -10,14 +10,11 @@ import agents
 from envs.yacht import CATEGORY_NAMES, SCORE_START, Yacht
 from envs.yacht.rules import REROLL_BITS
 
-DEFAULT_BOTS = ("yacht-solver", "yacht-greedy", "random")
-
-
 def _dice(d) -> str:
     return " ".join(str(int(x)) for x in d)
 
 
-def play_yacht_demo(bots=DEFAULT_BOTS, seed: int = 0, console: Console | None = None) -> list[int]:
+def play_yacht_demo(bots=("yacht-ppo", "yacht-solver", "yacht-greedy"), seed: int = 0, console: Console | None = None) -> list[int]:
     """Play one game of Yacht between the named bots (one seat each) and print it.
 
     Returns the final scores in seat order.
