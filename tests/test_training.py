@@ -70,6 +70,48 @@ def test_checkpoint_round_trip_and_resume(tmp_path):
     assert again.global_step >= 4096
 
 
+class FakeClock:
+    """A monotonic clock that advances ``tick`` seconds per reading."""
+
+    def __init__(self, tick: float):
+        self.now, self.tick = 0.0, tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def test_time_budget_sizes_total_steps_to_fit(monkeypatch):
+    # Each update reads the clock once, so every update "takes" one second: after the
+    # sizing updates the budget of 20 s fits 5 + (20 - 5) * 0.9 = 18.5 -> 18 rollouts.
+    monkeypatch.setattr("training.ppo.time.monotonic", FakeClock(1.0))
+    trainer = PPOTrainer(tiny(total_steps=1024 * 100))
+    seen = []
+    stats = trainer.train(callback=lambda s: seen.append(dict(s)), time_budget_s=20.0)
+    sized = [s["sized_total_steps"] for s in seen if "sized_total_steps" in s]
+    assert sized == [1024 * 18] and trainer.config.total_steps == 1024 * 18
+    assert trainer.global_step == 1024 * 18 and not stats["stopped"]
+    assert trainer.optimizer.param_groups[0]["lr"] < 0.06 * trainer.config.learning_rate
+
+
+def test_time_budget_never_raises_total_steps(monkeypatch):
+    monkeypatch.setattr("training.ppo.time.monotonic", FakeClock(1.0))
+    trainer = PPOTrainer(tiny(total_steps=1024 * 8))
+    trainer.train(time_budget_s=1000.0)
+    assert trainer.config.total_steps == trainer.global_step == 1024 * 8
+
+
+def test_time_budget_stops_with_a_resumable_checkpoint(tmp_path):
+    trainer = PPOTrainer(tiny(total_steps=1024 * 50, checkpoint_every=1000))
+    path = tmp_path / "ckpt.pt"
+    stats = trainer.train(checkpoint_path=path, time_budget_s=0.0)
+    assert stats["stopped"] and trainer.global_step == 1024 and path.exists()
+    again = PPOTrainer.load(path, total_steps=1024 * 3)
+    assert again.update == 1
+    again.train()
+    assert again.global_step == 1024 * 3
+
+
 def test_config_validation():
     with pytest.raises(ValueError, match="minibatch"):
         tiny(minibatch_size=1000).validate()
@@ -154,6 +196,24 @@ def test_train_cli_writes_run_and_resumes(tmp_path):
     resumed = args[:5] + ["2048"] + args[6:] + ["--resume"]
     assert main(resumed) == 0
     assert json.loads((run / "eval.jsonl").read_text().splitlines()[-1])["global_step"] == 2048
+    # A resume applies the command line's overrides to the checkpoint's config.
+    wider = args[:5] + ["4096", "--num-envs", "64", "--resume", "--set", "minibatch_size=512"]
+    assert main(wider) == 0
+    config = json.loads((run / "config.json").read_text())
+    assert config["num_envs"] == 64 and config["minibatch_size"] == 512 and config["hidden"] == [16, 16]
+    assert load_policy(run / "policy").metadata["global_step"] == 4096
+
+
+def test_train_cli_time_budget_stops_and_says_how_to_resume(tmp_path, capsys):
+    run = tmp_path / "run"
+    args = ["train", "yacht", "--run-dir", str(run), "--total-steps", "102400", "--num-envs", "32",
+            "--minutes", "0.0001", "--set", "num_steps=16", "minibatch_size=256", "hidden=[16,16]",
+            "eval_every=0"]
+    assert main(args) == 0
+    assert "continue with --resume" in capsys.readouterr().out
+    assert load_policy(run / "policy").metadata["global_step"] < 102400
+    with pytest.raises(SystemExit, match="positive"):
+        main(args[:9] + ["0"] + args[10:])
 
 
 @pytest.mark.parametrize(

@@ -69,7 +69,10 @@ def _cmd_train(args) -> int:
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
     config = PPOConfig.from_dict({**config.to_dict(), **overrides, "game": args.game})
-    run_training(config, args.run_dir or f"runs/{args.game}", resume=args.resume)
+    if args.minutes is not None and args.minutes <= 0:
+        raise SystemExit("--minutes must be positive")
+    run_training(config, args.run_dir or f"runs/{args.game}", resume=args.resume, overrides=overrides,
+                 time_budget_s=None if args.minutes is None else 60 * args.minutes)
     return 0
 
 
@@ -156,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--device", help="cpu or cuda")
     train.add_argument("--eval-games", type=int)
     train.add_argument("--set", nargs="*", metavar="KEY=VALUE", help="override any config field")
+    train.add_argument("--minutes", type=float,
+                       help="wall-clock budget: shorten total_steps to fit it (measured after 5 "
+                            "updates) and stop with a checkpoint if it runs out")
     train.set_defaults(func=_cmd_train)
 
     ev = sub.add_parser("eval", help="evaluate bots: solitaire means or a round-robin tournament")

@@ -155,6 +155,11 @@ class PPOTrainer:
     resume checkpoints (``torch.load(weights_only=True)``).
     """
 
+    SIZING_UPDATES = 5
+    """Updates timed before a ``time_budget_s`` run fixes its ``total_steps``."""
+    SIZING_MARGIN = 0.1
+    """Fraction of the remaining budget a sized run leaves for evaluations and noise."""
+
     def __init__(self, config: PPOConfig):
         config.validate()
         self.config = config
@@ -292,16 +297,26 @@ class PPOTrainer:
                 count += 1
         return {k: v / count for k, v in stats.items()}
 
-    def train(self, callback=None, evaluate=None, checkpoint_path: str | Path | None = None) -> dict:
+    def train(self, callback=None, evaluate=None, checkpoint_path: str | Path | None = None,
+              time_budget_s: float | None = None) -> dict:
         """Run PPO until ``total_steps``; returns the last statistics.
 
         ``callback(stats)`` is called after every update; ``evaluate(bot) -> dict`` every
         ``eval_every`` updates (its result is merged into the stats); checkpoints are
         written to ``checkpoint_path`` every ``checkpoint_every`` updates and at the end.
+
+        ``time_budget_s`` fits the run to a wall-clock budget: after the first
+        ``SIZING_UPDATES`` updates of this call the trainer measures its throughput and
+        lowers ``total_steps`` (never raises it) to what fits in the rest of the budget, with
+        ``SIZING_MARGIN`` to spare for evaluations, so the learning rate still anneals to
+        zero; the new ``total_steps`` is saved with the checkpoints (``stats["sized_total_steps"]``
+        reports it once).  If the budget runs out anyway, training stops after the current
+        update and writes a checkpoint that ``load`` resumes (``stats["stopped"]`` is True).
         """
         cfg = self.config
         buf = Rollout(cfg.num_steps, cfg.num_envs, self.game.obs_size, self.game.num_actions, self.device)
         stats: dict = {}
+        started, first_step, first_update = time.monotonic(), self.global_step, self.update
         while self.global_step < cfg.total_steps:
             if cfg.anneal_lr:
                 frac = 1.0 - self.global_step / cfg.total_steps
@@ -326,18 +341,32 @@ class PPOTrainer:
                 self.update % cfg.eval_every == 0 or self.global_step >= cfg.total_steps
             ):
                 stats.update(evaluate(self.greedy_bot()))
+            stopped = False
+            if time_budget_s is not None:
+                elapsed = time.monotonic() - started
+                if self.update - first_update == self.SIZING_UPDATES:
+                    rate = (self.global_step - first_step) / elapsed
+                    fits = self.global_step + rate * (time_budget_s - elapsed) * (1 - self.SIZING_MARGIN)
+                    fits = max(self.global_step, int(fits) // cfg.rollout_size * cfg.rollout_size)
+                    cfg.total_steps = min(cfg.total_steps, fits)
+                    stats["sized_total_steps"] = cfg.total_steps
+                stopped = elapsed >= time_budget_s and self.global_step < cfg.total_steps
+                stats["stopped"] = stopped
             if checkpoint_path is not None and (
-                self.update % cfg.checkpoint_every == 0 or self.global_step >= cfg.total_steps
+                stopped or self.update % cfg.checkpoint_every == 0 or self.global_step >= cfg.total_steps
             ):
                 self.save(checkpoint_path)
             if callback is not None:
                 callback(stats)
+            if stopped:
+                break
         return stats
 
     # -------------------------------------------------------------- checkpoints
     def greedy_bot(self, name: str = "ppo") -> PolicyBot:
         """A greedy bot playing a copy of the current model."""
-        return PolicyBot(copy.deepcopy(self.model).cpu(), name, self.game.name, greedy=True)
+        return PolicyBot(copy.deepcopy(self.model), name, self.game.name, greedy=True,
+                         device=self.config.device)
 
     def save(self, path: str | Path) -> None:
         """Write a resumable checkpoint (tensors and plain Python values only)."""

@@ -67,8 +67,15 @@ def make_evaluator(config: PPOConfig):
 
 
 def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
-                 console: Console | None = None) -> dict:
-    """Train (or resume) a run in ``run_dir``; returns the final statistics."""
+                 console: Console | None = None, overrides: dict | None = None,
+                 time_budget_s: float | None = None) -> dict:
+    """Train (or resume) a run in ``run_dir``; returns the final statistics.
+
+    A fresh run uses ``config``.  A resumed run uses the checkpoint's config with
+    ``config.total_steps`` and the fields in ``overrides`` (e.g. ``device``) replacing
+    its own.  ``time_budget_s`` fits the run into a wall-clock budget
+    (see :meth:`PPOTrainer.train`).
+    """
     from torch.utils.tensorboard import SummaryWriter
 
     console = console or Console()
@@ -77,7 +84,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
     if resume:
         if not ckpt.exists():
             raise ValueError(f"--resume: no checkpoint at {ckpt}")
-        trainer = PPOTrainer.load(ckpt, total_steps=config.total_steps)
+        trainer = PPOTrainer.load(ckpt, **{"total_steps": config.total_steps, **(overrides or {})})
         console.print(f"resumed {ckpt} at step {trainer.global_step:,} (update {trainer.update})")
     else:
         if ckpt.exists():
@@ -116,6 +123,11 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                 ev = f"eval {last_eval['eval_mean']:.2f}"
                 if "eval_fraction_of_optimum" in last_eval:
                     ev += f" ({100 * last_eval['eval_fraction_of_optimum']:.1f} % of optimum)"
+            if "sized_total_steps" in stats:
+                progress.update(task, total=stats["sized_total_steps"])
+                console.print(f"sized the run to {stats['sized_total_steps']:,} steps to fit "
+                              f"{time_budget_s:,.0f} s")
+                (run_dir / "config.json").write_text(json.dumps(trainer.config.to_dict(), indent=2) + "\n")
             progress.update(task, completed=step, sps=f"{stats['steps_per_s']:,.0f}",
                             ret=f"{stats['mean_return']:.2f}", ev=ev)
             if not console.is_terminal and (stats["update"] % 10 == 0 or "eval_mean" in stats):
@@ -123,9 +135,13 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                 console.print(f"update {stats['update']} step {step:,} "
                               f"{stats['steps_per_s']:,.0f} steps/s return {stats['mean_return']:.2f} {ev}")
 
-        stats = trainer.train(callback=on_update, evaluate=evaluate, checkpoint_path=ckpt)
+        stats = trainer.train(callback=on_update, evaluate=evaluate, checkpoint_path=ckpt,
+                              time_budget_s=time_budget_s)
     writer.close()
     save_policy(trainer.model, run_dir / "policy", config.game, training_config=config.to_dict(),
                 global_step=trainer.global_step, evaluation=last_eval)
     console.print(f"wrote {run_dir / 'policy.pt'} and policy.json; final {last_eval or stats}")
+    if stats.get("stopped"):
+        console.print(f"stopped by the time budget at step {trainer.global_step:,} of "
+                      f"{trainer.config.total_steps:,}; continue with --resume --run-dir {run_dir}")
     return stats
