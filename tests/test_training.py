@@ -146,6 +146,8 @@ def test_policy_file_is_tensors_only(tmp_path):
     assert all(isinstance(v, torch.Tensor) for v in state.values())
 
 
+# SB3's make_vec_env asks for render_mode="rgb_array", which madang answers with this warning.
+@pytest.mark.filterwarnings("ignore:render_mode .rgb_array. is not supported:UserWarning")
 def test_sb3_maskable_ppo_trains_on_unmodified_env():
     from training.sb3_example import evaluate_maskable, train_maskable_ppo
 
