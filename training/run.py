@@ -92,7 +92,11 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
         trainer = PPOTrainer(config)
     config = trainer.config
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+
+    def write_config() -> None:
+        (run_dir / "config.json").write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+
+    write_config()
     writer = SummaryWriter(str(run_dir / "tb"))
     evaluate = make_evaluator(config)
     started = time.time()
@@ -127,7 +131,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                 progress.update(task, total=stats["sized_total_steps"])
                 console.print(f"sized the run to {stats['sized_total_steps']:,} steps to fit "
                               f"{time_budget_s:,.0f} s")
-                (run_dir / "config.json").write_text(json.dumps(trainer.config.to_dict(), indent=2) + "\n")
+                write_config()  # the sized total_steps
             progress.update(task, completed=step, sps=f"{stats['steps_per_s']:,.0f}",
                             ret=f"{stats['mean_return']:.2f}", ev=ev)
             if not console.is_terminal and (stats["update"] % 10 == 0 or "eval_mean" in stats):
