@@ -1,10 +1,10 @@
 """madang bots behind one small batched interface (:class:`agents.base.Bot`).
 
-``agents.load(name, **options)`` returns any bot by name; ``agents.available()``
-lists the names.
+``agents.load(name, **options)`` returns any bot by name; ``agents.available(game)`` lists
+the names and ``agents.catalog(game)`` the names with their game and a one-line description.
 """
 
 from .base import Bot
-from .registry import available, load
+from .registry import BotInfo, available, catalog, load
 
-__all__ = ["Bot", "available", "load"]
+__all__ = ["Bot", "BotInfo", "available", "catalog", "load"]

@@ -1,20 +1,36 @@
-"""Load any madang bot by name: ``agents.load("yacht-solver")``."""
+"""Load any madang bot by name: ``agents.load("yacht-solver")``; list them with ``agents.catalog()``."""
 
 from __future__ import annotations
 
 import importlib
+import json
+from dataclasses import dataclass
 
 from .base import Bot
 
 _BOTS = {
-    "random": ("agents.random_bot", "RandomBot"),
-    "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot"),
-    "rainbow-greedy": ("agents.rainbow_greedy", "RainbowGreedyBot"),
-    "rainbow-simple": ("agents.rainbow_simple", "RainbowSimpleBot"),
-    "yacht-greedy": ("agents.yacht_greedy", "YachtGreedyBot"),
-    "yacht-solver": ("agents.yacht_solver", "YachtSolverBot"),
+    "random": ("agents.random_bot", "RandomBot", None, "uniformly random legal action"),
+    "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot", "gostop",
+                      "captures by card value, blocks near-complete sets, goes only when safe"),
+    "rainbow-greedy": ("agents.rainbow_greedy", "RainbowGreedyBot", "rainbow_dice",
+                       "exact expectimax plan of each turn, valuing cards bought and tokens kept"),
+    "rainbow-simple": ("agents.rainbow_simple", "RainbowSimpleBot", "rainbow_dice",
+                       "keeps the most common value, buys the best marginal card"),
+    "yacht-greedy": ("agents.yacht_greedy", "YachtGreedyBot", "yacht",
+                     "keeps the most common value, scores the best open category"),
+    "yacht-solver": ("agents.yacht_solver", "YachtSolverBot", "yacht",
+                     "exact optimal solitaire policy (expected score 169.77)"),
 }
-"""Bot name -> (module, class); classes are imported only when loaded."""
+"""Bot name -> (module, class, game or None for any game, one-line description)."""
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """What the catalog says about one loadable bot: its name, game (None: any game) and a line."""
+
+    name: str
+    game: str | None
+    description: str
 
 
 def shipped_policies() -> list[str]:
@@ -24,9 +40,39 @@ def shipped_policies() -> list[str]:
     return sorted(p.stem for p in WEIGHTS_DIR.glob("*.json") if p.with_suffix(".pt").exists())
 
 
-def available() -> list[str]:
-    """Names of every bot ``load`` knows (heuristics, solvers and shipped policies), sorted."""
-    return sorted(set(_BOTS) | set(shipped_policies()))
+def _policy_info(name: str) -> BotInfo:
+    from .policy_files import WEIGHTS_DIR
+
+    try:
+        meta = json.loads((WEIGHTS_DIR / f"{name}.json").read_text())
+    except (OSError, ValueError):
+        return BotInfo(name, None, "shipped policy (unreadable metadata)")
+    if meta.get("description"):
+        return BotInfo(name, meta.get("game"), str(meta["description"]))
+    hidden = "x".join(str(h) for h in meta.get("hidden", []))
+    line = f"PPO policy ({hidden} MLP) shipped in agents/weights"
+    ev = meta.get("shipped_evaluation") or {}
+    if "mean" in ev and "games" in ev:
+        line += f"; {ev['mean']:.2f} mean over {ev['games']} evaluation games"
+    return BotInfo(name, meta.get("game"), line)
+
+
+def catalog(game: str | None = None) -> list[BotInfo]:
+    """Every loadable bot (heuristics, solvers, shipped policies), sorted by name.
+
+    With ``game`` (a game module name such as ``"gostop"``), only the bots that play it,
+    including the bots that play any game (``random``).
+    """
+    infos = [BotInfo(n, g, d) for n, (_, _, g, d) in _BOTS.items()]
+    infos += [_policy_info(n) for n in shipped_policies() if n not in _BOTS]
+    if game is not None:
+        infos = [b for b in infos if b.game in (None, game)]
+    return sorted(infos, key=lambda b: b.name)
+
+
+def available(game: str | None = None) -> list[str]:
+    """Names of every bot ``load`` knows, sorted; with ``game``, those that play that game."""
+    return [b.name for b in catalog(game)]
 
 
 def load(name: str, **options) -> Bot:
@@ -37,7 +83,7 @@ def load(name: str, **options) -> Bot:
     ``ValueError`` for an unknown name (listing the known ones).
     """
     if isinstance(name, str) and name in _BOTS:
-        module, cls = _BOTS[name]
+        module, cls = _BOTS[name][:2]
         return getattr(importlib.import_module(module), cls)(**options)
     if isinstance(name, str) and name in shipped_policies():
         from .policy_files import WEIGHTS_DIR, load_policy

@@ -102,3 +102,17 @@ def test_shipped_yacht_ppo_loads_offline_and_plays_well():
     # Shipped at 163.00 +- 0.33 over 10^4 games (96.0 % of the optimum); 1000 games have a
     # standard error of about 1, so 158 is far below the shipped bot and above older ones (154.8).
     assert scores.mean() > 158
+
+
+def test_catalog_lists_every_bot_with_its_game():
+    infos = {b.name: b for b in agents.catalog()}
+    assert set(infos) == set(agents.available())
+    assert infos["random"].game is None and infos["yacht-ppo"].game == "yacht"
+    assert all(b.description for b in infos.values())
+    for game in ("yacht", "rainbow_dice", "gostop"):
+        names = agents.available(game)
+        assert "random" in names
+        for n in names:
+            bot = agents.load(n)
+            bot.check_game(game)  # every listed bot plays the game
+    assert "gostop-greedy" not in agents.available("yacht")
