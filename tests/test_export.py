@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -149,3 +150,11 @@ def test_heuristic_and_search_bots_cannot_be_exported(capsys, tmp_path, name):
 def test_unknown_bots_cannot_be_exported(capsys):
     assert main(["export", "no-such-bot"]) == 2
     assert "unknown bot 'no-such-bot'" in capsys.readouterr().err
+
+
+def test_export_without_the_onnx_extra_says_how_to_install_it(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "onnxscript", None)  # makes `import onnxscript` fail
+    assert main(["export", "yacht-ppo", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("madang: error: exporting needs onnxscript") and 'pip install "madang[onnx]"' in err
+    assert not any(tmp_path.iterdir())
