@@ -105,6 +105,11 @@ class TestCore:
         for sl in slices.values():
             covered[sl] += 1
         assert (covered == 1).all(), "obs_slices must tile the observation exactly"
+        starts = [sl.start for sl in game.action_slices.values()]
+        stops = [sl.stop for sl in game.action_slices.values()]
+        assert starts == [0] + stops[:-1] and stops[-1] == game.num_actions, \
+            "action_slices must tile the action ids in order"
+        assert importlib.import_module(f"envs.{game_name}").ACTION_SLICES is game.action_slices
 
     def test_illegal_and_malformed_actions_change_nothing(self, game_name, config):
         game = game_class(game_name)(**config)

@@ -1,4 +1,4 @@
-"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``ship``, ``solve``."""
+"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``ship``, ``export``, ``solve``."""
 
 from __future__ import annotations
 
@@ -130,6 +130,20 @@ def _cmd_ship(args) -> int:
     return 0
 
 
+def _cmd_export(args) -> int:
+    from agents.export import export_policy
+
+    try:
+        r = export_policy(args.name, args.out, count=args.examples, seed=args.seed)
+    except ValueError as e:
+        print(f"madang: error: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {r.onnx}, {r.metadata} and {r.examples}")
+    print(f"onnxruntime on the {r.num_examples} examples: greedy action agrees on {r.greedy_agree}, "
+          f"max |logit difference| {r.max_logit_diff:.2e}")
+    return 0 if r.greedy_agree == r.num_examples else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``madang`` command."""
     p = argparse.ArgumentParser(prog="madang", description="madang: Yacht, Rainbow Dice and Go-Stop for RL")
@@ -182,6 +196,14 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("--seed", type=int, default=0)
     ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
     ship.set_defaults(func=_cmd_ship)
+
+    export = sub.add_parser("export", help="write a shipped policy as ONNX with metadata and "
+                                           "conformance vectors (needs madang[onnx])")
+    export.add_argument("name", help="a shipped policy, e.g. yacht-ppo")
+    export.add_argument("--out", default=".", help="output directory (default: the current one)")
+    export.add_argument("--examples", type=int, default=100, help="conformance vectors to record")
+    export.add_argument("--seed", type=int, default=0, help="seed of the recorded games")
+    export.set_defaults(func=_cmd_export)
 
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
     solve.add_argument("game", choices=["yacht"])

@@ -40,6 +40,7 @@ class Game:
     * ``name``: module name (``"yacht"``), ``env_id``: Gymnasium id;
     * ``num_actions``: size of the flat ``Discrete`` action space;
     * ``obs_size`` and ``obs_slices``: the observation layout (named slices);
+    * ``action_slices``: the action layout (named slices of the flat action ids);
     * ``min_players``/``max_players``: supported seat counts;
     * ``zero_sum``: the illegal-action loss pays the other seats (two-player zero-sum games).
     """
@@ -49,6 +50,7 @@ class Game:
     num_actions: int = 0
     obs_size: int = 0
     obs_slices: dict[str, slice] = {}
+    action_slices: dict[str, slice] = {}
     min_players: int = 1
     max_players: int = 1
     zero_sum: bool = False

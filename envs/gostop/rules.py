@@ -32,7 +32,7 @@ from ..core.game import Game
 from . import cards as C
 from . import deal as D
 from . import observation, position, text, turn
-from .actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
+from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, STOP
 from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
 
@@ -44,6 +44,7 @@ class GoStop(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 2, 2
     zero_sum = True
     reward_modes = ("payout",)

@@ -39,7 +39,7 @@ from ..core.validate import require_int
 from . import observation, position
 from .actions import (
     ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_FREE_REROLL, ACTION_HAND, ACTION_KEEPS_FREE,
-    ACTION_REROLL_MASK, ACTION_SPEND,
+    ACTION_REROLL_MASK, ACTION_SLICES, ACTION_SPEND,
     ALL_DICE_MASK, BUY_START, DECLINE, NUM_ACTIONS, REROLL_BITS, SECOND_CARD_PRICE,
     SECOND_START, STOP, TAKE, TOKEN_REROLL_START, describe_action,
 )
@@ -133,6 +133,7 @@ class RainbowDice(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 1, 4
     zero_sum = False
     reward_modes = ("score", "win")

@@ -38,6 +38,8 @@ from .scoring import CATEGORY_NAMES, MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_
 REROLL_START = 0  # ids 0..31: reroll mask (bit i = die i)
 SCORE_START = REROLL_START + NUM_REROLL_IDS  # ids 32..43: score category id - 32
 NUM_ACTIONS = SCORE_START + NUM_CATEGORIES
+ACTION_SLICES = {"reroll": slice(REROLL_START, SCORE_START), "score": slice(SCORE_START, NUM_ACTIONS)}
+"""The action layout as named slices of the flat action ids (tile 0..NUM_ACTIONS exactly)."""
 ROLLS_PER_TURN = 2  # rerolls after the first roll
 NUM_ROUNDS = 12
 NUM_OUTCOMES = 6**NUM_DICE
@@ -74,6 +76,7 @@ class Yacht(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 1, 4
     zero_sum = False
     reward_modes = ("score", "win")
