@@ -201,3 +201,13 @@ def test_gostop_json_never_shows_the_other_hand_or_the_stock(client, seed):
         if g["over"]:
             break
         g = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][0]["id"]}).json()
+
+
+@pytest.mark.parametrize("game, bots, seat", [("rainbow_dice", [], 0), ("yacht", ["random"] * 3, 3)])
+def test_solitaire_and_four_seats(client, game, bots, seat):
+    g = client.post("/api/games", json={"game": game, "bots": bots, "seat": seat, "seed": 9}).json()
+    assert len(g["players"]) == len(bots) + 1 and g["players"][seat]["human"]
+    while not g["over"]:
+        g = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][-1]["id"]}).json()
+    assert [s["seat"] for s in g["standings"]] == list(range(len(bots) + 1))
+    assert any(s["winner"] for s in g["standings"])

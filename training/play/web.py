@@ -197,8 +197,12 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
     async def show_game(request: Request):
         gid = request.path_params["gid"]
         entry = store.get(gid)
-        with entry.lock:
-            return JSONResponse(game_json(gid, entry.session))
+
+        def show() -> dict:
+            with entry.lock:  # waits for a move in progress, off the event loop
+                return game_json(gid, entry.session)
+
+        return JSONResponse(await run_in_threadpool(show))
 
     async def make_move(request: Request):
         gid = request.path_params["gid"]
