@@ -177,8 +177,8 @@ BAD_INPUT = {
     "rainbow_dice": [("+Q", "dice are named"), ("buy rainbow", "could mean several"),
                      ("buy six of a kind", "do not satisfy"), ("token R", "after the free rerolls"),
                      ("decline", "no second card"), ("+", "name exactly one die"), ("500", "not legal now")],
-    "gostop": [("go", "only when you are asked"), ("play 47", "not in your hand"), ("play zebra", "no card called"),
-               ("", "type a move")],
+    "gostop": [("go", "only when you are asked"), ("play 47", "not in your hand"),
+               ("play zebra", "no card called"), ("", "type a move")],
 }
 
 

@@ -8,6 +8,7 @@ here imports a rendering library: front-ends (the terminal game, the web page) s
 from __future__ import annotations
 
 import re
+import textwrap
 
 WIDTH = 78
 """Text pictures fit lines of this many characters (an 80-column terminal)."""
@@ -78,6 +79,22 @@ def require_legal(action: int, moves: list[dict], why_not: str) -> int:
     if any(m["id"] == action for m in moves):
         return action
     raise ValueError(why_not)
+
+
+def fit(lines: list[str], width: int = WIDTH) -> str:
+    """Join text lines, wrapping any longer than ``width`` (continuations indented)."""
+    out = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+        else:
+            out.extend(textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False))
+    return "\n".join(out)
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 card"``, ``"2 cards"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def move_lines(moves: list[dict], width: int = WIDTH) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.text import match_name, move_by_id, move_lines, require_legal, tokens
+from ..core.text import fit, match_name, move_by_id, move_lines, plural, require_legal, tokens
 from . import cards as C
 from .actions import CHOOSE_START, GO, STOP
 from .position import result_of
@@ -147,10 +147,9 @@ def _decision_line(view: dict) -> str:
     d = view["decision"]
     if d == "play":
         return "play a card" + (" (your last card)" if view["last_turn"] else "")
-    if d == "hand_choice":
-        return f"played {card_text(view['played'])}: choose which {MONTHS[view['played'] // 4]} card to take"
-    if d == "stock_choice":
-        return f"flipped {card_text(view['flipped'])}: choose which {MONTHS[view['flipped'] // 4]} card to take"
+    if d in ("hand_choice", "stock_choice"):
+        card, did = (view["played"], "played") if d == "hand_choice" else (view["flipped"], "flipped")
+        return f"{did} {card_text(card)}: choose which {MONTHS[card // 4]} card to take"
     return f"score {view['scores'][view['to_move']]}: go or stop?"
 
 
@@ -184,9 +183,9 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
         return f"score {view['scores'][s]}{gos}{ppuk}; captured {_group_line(view['captured'][s])}"
 
     lines = [head,
-             f"seat {opp}: {_cards(view['hand_sizes'][opp])} in hand, {side(opp)}",
+             f"seat {opp}: {plural(view['hand_sizes'][opp], 'card')} in hand, {side(opp)}",
              f"layout: {_layout_line(view)}",
-             f"stock: {_cards(view['stock_size'])}"]
+             f"stock: {plural(view['stock_size'], 'card')}"]
     if view["played"] is not None:
         lines.append(f"played this turn: {card_text(view['played'])}")
     if view["flipped"] is not None:
@@ -196,11 +195,7 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
     if moves:
         lines.append("moves:")
         lines.extend(move_lines(moves))
-    return "\n".join(lines)
-
-
-def _cards(n: int) -> str:
-    return f"{n} card{'' if n == 1 else 's'}"
+    return fit(lines)
 
 
 def _table(view: dict) -> set[int]:
@@ -247,7 +242,8 @@ def explain(before: dict, action: int, after: dict) -> dict:
         if lost:
             units = int(C.JUNK_UNITS[lost].sum())
             parts.append(f"takes {units} junk from {_seat_name(before, 1 - m)}")
-        if not after["over"] and after["to_move"] == m and after["decision"] in ("hand_choice", "stock_choice"):
+        choosing = after["decision"] in ("hand_choice", "stock_choice")
+        if not after["over"] and after["to_move"] == m and choosing:
             parts.append("must choose which card to take")
         elif after["scores"][m] != before["scores"][m]:
             parts.append(f"score {before['scores'][m]} -> {after['scores'][m]}")
@@ -299,7 +295,8 @@ def parse(text: str, view: dict, moves: list[dict]) -> int:
     for c in sorted(cards):
         for n in _card_names(c):
             names.setdefault(n.replace("★", "").replace("/", " "), c)
-    c = match_name(" ".join(rest).replace("★", ""), names, "card")
+    c = match_name(" ".join(rest).replace("★", ""), names, "card",
+                   shown=[f"{k} {card_label(k)}" for k in sorted(cards)])
     return cards[c]
 
 

@@ -8,7 +8,7 @@ and the market with the copies left.  The functions follow the text protocol des
 
 from __future__ import annotations
 
-from ..core.text import WIDTH, match_name, move_by_id, move_lines, require_legal, tokens
+from ..core.text import WIDTH, fit, match_name, move_by_id, move_lines, plural, require_legal, tokens
 from .actions import (
     BUY_START, DECLINE, DOWN_START, REROLL_BITS, SECOND_CARD_PRICE, SECOND_START, STOP, TAKE,
     TOKEN_REROLL_START, UP_START,
@@ -130,7 +130,7 @@ def move(view: dict, action: int) -> dict:
                 "text": f"buy {what} ({RANK_NAMES[HAND_RANKS[h]]} {HAND_SCORES[h]}, +{gain})"}
     if a == TAKE:
         n = view["take_tokens"]
-        return {"id": a, "kind": "take", "tokens": n, "text": f"take {n} token{'s' if n > 1 else ''}"}
+        return {"id": a, "kind": "take", "tokens": n, "text": f"take {plural(n, 'token')}"}
     return {"id": a, "kind": "decline", "text": "decline the second card"}
 
 
@@ -150,8 +150,9 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
         lines = ["Rainbow Dice: game over"]
     else:
         you = " (you)" if view["to_move"] == me else ""
+        free = plural(view["free_rerolls_left"], "free reroll")
         lines = [f"Rainbow Dice, round {view['round']}/{NUM_ROUNDS}: seat {view['to_move']}{you} to move, "
-                 f"{view['phase'].replace('_', ' ')} phase, {view['free_rerolls_left']} free rerolls left, "
+                 f"{view['phase'].replace('_', ' ')} phase, {free} left, "
                  f"die actions {view['die_actions_used']}/3",
                  "die    " + "  ".join(f"{c:>2}" for c in LETTERS),
                  "value  " + "  ".join(f"{d:>2}" for d in view["dice"]),
@@ -181,7 +182,7 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
     if moves:
         lines.append("moves:")
         lines.extend(move_lines(moves))
-    return "\n".join(lines)
+    return fit(lines)
 
 
 def explain(before: dict, action: int, after: dict) -> dict:
@@ -203,7 +204,7 @@ def explain(before: dict, action: int, after: dict) -> dict:
         text = f"buys {'a second ' if kind == 'second' else ''}{HAND_NAMES[m['hand']]}{extra} " \
                f"with {_dice_line(before['dice'])}"
     elif kind == "take":
-        text = f"takes {m['tokens']} token{'s' if m['tokens'] > 1 else ''}"
+        text = f"takes {plural(m['tokens'], 'token')}"
     else:
         text = "declines a second card"
     old, new = before["scores"][seat], after["scores"][seat]
@@ -279,10 +280,16 @@ def parse(text: str, view: dict, moves: list[dict]) -> int:
         return require_legal(TAKE, moves, "taking tokens ends the dice phase; it is not possible now")
     if verb in ("decline", "no", "pass"):
         return require_legal(DECLINE, moves, "there is no second card to decline now")
-    name = " ".join(rest) if verb in ("buy", "second") else " ".join(words)
+    buying = verb in ("buy", "second")
     names = {n: k for k, n in enumerate(HAND_NAMES)} | {i.lower(): k for k, i in enumerate(HAND_IDS)}
-    satisfied = [HAND_NAMES[k] for k in view["satisfied"]]
-    h = match_name(name, names, "hand", shown=satisfied + ["(or a move: reroll, keep, +B, -B, token, stop, take, decline)"])
+    try:
+        h = match_name(" ".join(rest if buying else words), names, "hand",
+                       shown=[HAND_NAMES[k] for k in view["satisfied"]])
+    except ValueError as e:
+        if buying:
+            raise
+        raise ValueError(f"unknown move {text!r}: type an id, 'reroll R O', 'keep Y G', '+B', "
+                         f"'token G', 'stop', 'take', 'buy NAME' or 'decline' ({e})") from None
     a = (SECOND_START if phase == "second_card" else BUY_START) + h
     if h not in view["satisfied"]:
         raise ValueError(f"the dice {_dice_line(view['dice'])} do not satisfy {HAND_NAMES[h]}")

@@ -16,7 +16,7 @@ Dice are numbered 1..5 for people (die ``i`` of the spec is die ``i + 1`` here).
 
 from __future__ import annotations
 
-from ..core.text import match_name, move_by_id, move_lines, require_legal, tokens
+from ..core.text import fit, match_name, move_by_id, move_lines, plural, require_legal, tokens
 from .dice import NUM_REROLL_IDS, REROLL_BITS
 from .position import to_position
 from .scoring import CATEGORY_NAMES, NUM_CATEGORIES, NUM_DICE, category_scores
@@ -75,7 +75,7 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
     P, me = view["num_players"], view["seat"]
     who = "game over" if view["over"] else (
         f"seat {view['to_move']}{' (you)' if view['to_move'] == me else ''} to move, "
-        f"{view['rolls_left']} reroll{'s' if view['rolls_left'] != 1 else ''} left")
+        f"{plural(view['rolls_left'], 'reroll')} left")
     lines = [f"Yacht, round {view['round']}/{NUM_ROUNDS}: {who}"]
     if not view["over"]:
         lines.append("die    " + " ".join(f"{i + 1:>2}" for i in range(NUM_DICE)))
@@ -91,7 +91,7 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
     if moves:
         lines.append("moves:")
         lines.extend(move_lines(moves))
-    return "\n".join(lines)
+    return fit(lines)
 
 
 def explain(before: dict, action: int, after: dict) -> dict:
