@@ -133,9 +133,15 @@ def test_observation_shows_the_right_cards():
         stock = np.array([C.mask_of(s.stock[i, s.stock_top[i]:s.stock_end[i]]) for i in ar], np.uint64)
         assert (v.unseen == (s.hands[:, 1 - seat] | stock)).all()
         assert (v.played == s.played).all() and (v.flipped == s.flipped).all()
+        assert (v.picked == s.hand_pick).all()
         assert (v.decision == np.where(s.done, -1, s.phase)).all()
-        assert (v.score == np.minimum(scores(s.captured[ar][:, [seat, 1 - seat]]), 30)).all()
-        assert (v.go_count == np.minimum(s.go_count[:, [seat, 1 - seat]], 5)).all()
+        assert (v.observer_moves == ((s.to_move == seat) & ~s.done)).all()
+        pair = [seat, 1 - seat]
+        assert (v.score == scores(s.captured[ar][:, pair])).all()
+        assert (v.go_count == s.go_count[:, pair]).all() and (v.go_score == s.go_score[:, pair]).all()
+        assert (v.ppuk_count == s.ppuk_count[:, pair]).all()
+        assert (v.hand_size_opp == C.popcount(s.hands[:, 1 - seat])).all()
+        assert (v.stock_size == s.stock_end - s.stock_top).all()
 
 
 def _hidden_variants(pos, rng):
