@@ -361,8 +361,12 @@ def test_text_helpers():
     assert G.describe_action(2) == "play 2 Jan junk"
     assert G.describe_action(48 + 21) == "take 21 Jun blue ribbon"
     assert (G.describe_action(96), G.describe_action(97)) == ("go", "stop")
-    text = G.render_text(s, 0)
-    assert "seat 0" in text and "pending play" in text and "ppuk stacks {6: 1}" in text
+    text = G.render_text(s, 0)  # seat 0 to move: its own hand, the other one only counted
+    assert "seat 0 (you) to move: play a card" in text and "[ppuk of seat 1]" in text
+    assert "your hand: 2 Jan junk, 6 Feb junk" in text and "seat 1: 1 card in hand" in text
+    assert "Mar junk" not in text  # seat 1's card
+    other = G.render_text(s, 0, seat=1)
+    assert "your hand: 10 Mar junk" in other and "Feb junk" not in other and "moves:" not in other
 
 
 # ----------------------------------------------------------------------- bots

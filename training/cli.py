@@ -1,4 +1,4 @@
-"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``ship``, ``export``, ``solve``."""
+"""The ``madang`` command line: ``demo``, ``play``, ``serve``, ``bench``, ``train``, ``eval``, ``ship``, ``export``, ``solve``."""
 
 from __future__ import annotations
 
@@ -16,6 +16,18 @@ def _cmd_demo(args) -> int:
 
     play_yacht_demo(bots=args.bots, seed=args.seed)
     return 0
+
+
+def _cmd_play(args) -> int:
+    from .play.terminal import run
+
+    return run(args.game, args.bot, args.seat, args.seed)
+
+
+def _cmd_serve(args) -> int:
+    from .play.web import serve
+
+    return serve(args.host, args.port)
 
 
 def _cmd_bench(args) -> int:
@@ -154,6 +166,19 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--bots", nargs="+", default=list(DEMO_BOTS),
                       help="one bot name per seat (1..4)")
     demo.set_defaults(func=_cmd_demo)
+
+    play = sub.add_parser("play", help="play a game against bots in the terminal")
+    play.add_argument("game", choices=sorted(GAMES))
+    play.add_argument("--bot", action="append", metavar="NAME",
+                      help="the bot in the next seat (repeat for more seats; default: a strong bot for the game)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 = first to move)")
+    play.add_argument("--seed", type=int, help="fix the dice or the deal")
+    play.set_defaults(func=_cmd_play)
+
+    serve = sub.add_parser("serve", help="a local web page to play every game against the bots")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(func=_cmd_serve)
 
     bench = sub.add_parser("bench", help="env steps/s of the batched core vs a per-game loop")
     bench.add_argument("game", nargs="?", choices=sorted(GAMES), help="game (default: all)")

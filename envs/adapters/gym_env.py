@@ -22,7 +22,8 @@ class MadangEnv(gym.Env):
     Config: ``learner_seat`` (int, or None for a random seat per episode; default the
     game's), ``opponents`` (bots or names for the other seats; default random legal
     play), ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
-    ``render_mode`` (``"ansi"`` renders text; others warn and render nothing); everything
+    ``render_mode`` (``"ansi"`` renders the table as the learner's seat sees it; others warn
+    and render nothing); everything
     else goes to the game's rules (``num_players``, ``reward``, ...).
 
     Reset options: ``{"position": dict}`` starts from a position (game spec); unknown
@@ -117,7 +118,7 @@ class MadangEnv(gym.Env):
 
     def render(self):
         if self.render_mode == "ansi" and self.state is not None:
-            return self.game.render_text(self.state, 0)
+            return self.game.render_text(self.state, 0, seat=self.learner_seat)
         return None
 
     # ------------------------------------------------------------- helpers

@@ -22,7 +22,8 @@ class MadangAECEnv(AECEnv):
     """All seats of one madang game as PettingZoo agents (the core at batch size 1).
 
     Config: ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
-    ``render_mode`` (``"ansi"`` renders text; others warn and render nothing); everything
+    ``render_mode`` (``"ansi"`` renders the table as the seat to move sees it; others warn
+    and render nothing); everything
     else goes to the game's rules.
     At the end of a game every agent's ``info`` carries the result fields.
     """
@@ -127,7 +128,7 @@ class MadangAECEnv(AECEnv):
         return self.game.to_position(self.state, 0)
 
     def render(self):
-        if self.render_mode == "ansi" and self.state is not None:
+        if self.render_mode == "ansi" and self.state is not None:  # the seat to move's view
             return self.game.render_text(self.state, 0)
         return None
 

@@ -105,9 +105,38 @@ class Game:
         """A short human-readable name of a flat action id."""
         return str(int(action))
 
-    def render_text(self, state: BatchState, index: int = 0) -> str:
-        """A human-readable text picture of game ``index`` (used by ``render_mode="ansi"``)."""
-        return repr(self.to_position(state, index))
+    view_module = None
+    """The game's ``view`` module (``envs/<game>/view.py``): what one seat sees, for people.
+
+    It provides ``seat_view``, ``move``/``moves``, ``render``, ``explain``, ``parse`` and
+    ``reference`` (see :mod:`envs.yacht.view`); the methods below and the play front-ends
+    use it.
+    """
+
+    def seat_view(self, state: BatchState, index: int = 0, seat: int | None = None) -> dict:
+        """What ``seat`` (default: the seat to move) sees of game ``index``, as a JSON-compatible dict.
+
+        Only what that seat may see: never another seat's hidden cards or the stock order.
+        """
+        P = self.num_players
+        seat = int(state.to_move[index]) if seat is None else seat
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P:
+            raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
+        return self.view_module.seat_view(self, state, int(index), int(seat))
+
+    def legal_moves(self, state: BatchState, index: int = 0) -> list[dict]:
+        """The legal moves of game ``index``'s seat to move, each ``{"id", "kind", "text", ...}``."""
+        legal = np.flatnonzero(self.legal_mask(state.take([index]))[0]).tolist()
+        return self.view_module.moves(self.seat_view(state, index), legal)
+
+    def render_text(self, state: BatchState, index: int = 0, seat: int | None = None) -> str:
+        """Game ``index`` as ``seat`` (default: the seat to move) sees it, as text (``render_mode="ansi"``).
+
+        Lists the legal moves when it is that seat's turn.
+        """
+        view = self.seat_view(state, index, seat)
+        mine = not state.done[index] and view["seat"] == int(state.to_move[index])
+        return self.view_module.render(view, self.legal_moves(state, index) if mine else None)
 
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""

@@ -31,7 +31,7 @@ from ..core import rng
 from ..core.game import Game
 from . import cards as C
 from . import deal as D
-from . import observation, position, text, turn
+from . import observation, position, text, turn, view
 from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, STOP
 from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
@@ -49,6 +49,7 @@ class GoStop(Game):
     zero_sum = True
     reward_modes = ("payout",)
     default_learner_seat = None  # the single-agent env draws the learner's seat per deal
+    view_module = view
 
     def __init__(self, num_players: int = 2, reward: str | None = None):
         super().__init__(num_players=num_players, reward=reward)
@@ -205,9 +206,6 @@ class GoStop(Game):
 
     def describe_action(self, action):
         return text.describe_action(action)
-
-    def render_text(self, state, index=0):
-        return text.render(state, index)
 
 
 def _seat(value, name: str) -> int:

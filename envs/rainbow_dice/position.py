@@ -31,6 +31,7 @@ from .scoring import RANK_ONEHOT, totals
 PHASES = ("rolling", "final", "second_card", "game_over")
 ROLLING, FINAL, SECOND_CARD, GAME_OVER = range(4)
 NUM_ROUNDS = 12
+LATE_ROUND = 7  # taking tokens pays 2 from this round on (spec D10)
 FREE_REROLLS = 2
 MAX_DIE_ACTIONS = 3
 MAX_COUNT = 9999

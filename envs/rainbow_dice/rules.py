@@ -36,7 +36,7 @@ from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
 from ..core.validate import require_int
-from . import observation, position
+from . import observation, position, view
 from .actions import (
     ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_FREE_REROLL, ACTION_HAND, ACTION_KEEPS_FREE,
     ACTION_REROLL_MASK, ACTION_SLICES, ACTION_SPEND,
@@ -45,12 +45,10 @@ from .actions import (
 )
 from .hands import ALL_DICE, HAND_RANKS, NUM_HANDS, NUM_OUTCOMES, PLACE, SATISFIED
 from .position import (
-    ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD,
-    UNLIMITED_SUPPLY,
+    ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, LATE_ROUND, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING,
+    SECOND_CARD, UNLIMITED_SUPPLY,
 )
 from .scoring import NUM_RANKS, TOKEN_POINTS, card_gain
-
-LATE_ROUND = 7  # taking tokens pays 2 from this round on (spec D10)
 
 
 def _bits(flags) -> np.ndarray:
@@ -137,6 +135,7 @@ class RainbowDice(Game):
     min_players, max_players = 1, 4
     zero_sum = False
     reward_modes = ("score", "win")
+    view_module = view
 
     def __init__(self, num_players: int = 1, copies_per_hand: int | None = 10, start_tokens: int = 0,
                  reward: str | None = None):
@@ -299,11 +298,6 @@ class RainbowDice(Game):
 
     def describe_action(self, action):
         return describe_action(action)
-
-    def render_text(self, state, index=0):
-        from .render import render_text
-
-        return render_text(self.to_position(state, index))
 
     def __repr__(self):
         return (f"RainbowDice(num_players={self.num_players}, copies_per_hand={self.copies_per_hand}, "

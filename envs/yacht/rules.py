@@ -31,7 +31,7 @@ from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
 from . import dice as dice_tables
-from . import observation, position
+from . import observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
 from .scoring import CATEGORY_NAMES, MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_TABLE, dice_code
 
@@ -80,6 +80,7 @@ class Yacht(Game):
     min_players, max_players = 1, 4
     zero_sum = False
     reward_modes = ("score", "win")
+    view_module = view
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
@@ -196,11 +197,3 @@ class Yacht(Game):
             return f"score {CATEGORY_NAMES[action - SCORE_START]}"
         return f"out-of-range action {action}"
 
-    def render_text(self, state, index=0):
-        pos = self.to_position(state, index)
-        lines = [f"round {pos['round']}, seat {pos['to_move']} to move, dice {pos['dice']}, "
-                 f"rerolls left {pos['rolls_left']}" + (" (game over)" if pos.get("game_over") else "")]
-        for seat, sheet in enumerate(pos["sheets"]):
-            cells = " ".join("." if v is None else str(v) for v in sheet)
-            lines.append(f"  seat {seat}: {cells}  = {sum(v or 0 for v in sheet)}")
-        return "\n".join(lines)
