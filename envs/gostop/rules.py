@@ -158,8 +158,7 @@ class GoStop(Game):
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
-        return observation.encode(state, np.asarray(seats, dtype=np.int64) % 2)
+        return observation.encode(state, self.observer_seats(state, seats))
 
     # ------------------------------------------------------- positions etc.
     def to_position(self, state, index=0):
