@@ -76,11 +76,14 @@ def available(game: str | None = None) -> list[str]:
 
 
 def load(name: str, **options) -> Bot:
-    """Return a new bot instance by name; ``options`` go to its constructor.
+    """Return a new bot instance by name or by the path of policy files; ``options`` go to it.
 
     Shipped policies (e.g. ``yacht-ppo``) load their weights from ``agents/weights`` with
-    ``torch.load(weights_only=True)``; ``greedy=False`` makes them sample.  Raises
-    ``ValueError`` for an unknown name (listing the known ones).
+    ``torch.load(weights_only=True)``; ``greedy=False`` makes them sample.  A user's own
+    policy loads from a path: ``NAME.pt`` / ``NAME.json``, their common stem, or a run
+    directory of ``madang train`` (its ``policy.pt`` / ``policy.json``); the bot is named by
+    that path.  Names take precedence over paths.  Raises ``ValueError`` for an unknown
+    name (listing the known ones) and for bad policy files (naming the file).
     """
     if isinstance(name, str) and name in _BOTS:
         module, cls = _BOTS[name][:2]
@@ -89,4 +92,11 @@ def load(name: str, **options) -> Bot:
         from .policy_files import WEIGHTS_DIR, load_policy
 
         return load_policy(WEIGHTS_DIR / name, name=name, **options)
-    raise ValueError(f"unknown bot {name!r}; available bots: {available()}")
+    if isinstance(name, str) and name:
+        from .policy_files import load_policy, policy_stem
+
+        stem = policy_stem(name)
+        if stem is not None:
+            return load_policy(stem, name=name, **options)
+    raise ValueError(f"unknown bot {name!r}; available bots: {available()} "
+                     "(or the path of policy files: NAME.pt + NAME.json, or a run directory)")
