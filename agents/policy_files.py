@@ -126,7 +126,8 @@ def _read_weights(pt: Path, shapes: dict) -> dict:
         t = state[k]
         if not isinstance(t, torch.Tensor) or tuple(t.shape) != shape or not t.is_floating_point():
             what = f"{tuple(t.shape)} {t.dtype}" if isinstance(t, torch.Tensor) else type(t).__name__
-            raise ValueError(f"{pt}: tensor {k} is {what}, the metadata needs a float tensor of shape {shape}")
+            raise ValueError(f"{pt}: the weights do not match the network in the metadata "
+                             f"(tensor {k} is {what}, a float tensor of shape {shape} expected)")
     return state
 
 
