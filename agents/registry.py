@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from dataclasses import dataclass
 
@@ -75,6 +76,22 @@ def available(game: str | None = None) -> list[str]:
     return [b.name for b in catalog(game)]
 
 
+def _policy_options(greedy: bool = True):
+    """The options a policy bot takes (the signature :func:`_check_options` reads)."""
+
+
+def _check_options(name: str, factory, options: dict) -> dict:
+    """``options`` if ``factory`` takes them all, else ``ValueError`` naming the bot and the option."""
+    params = inspect.signature(factory).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return options
+    takes = [k for k, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    unknown = sorted(set(options) - set(takes))
+    if unknown:
+        raise ValueError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
+    return options
+
+
 def load(name: str, **options) -> Bot:
     """Return a new bot instance by name or by the path of policy files; ``options`` go to it.
 
@@ -87,16 +104,17 @@ def load(name: str, **options) -> Bot:
     """
     if isinstance(name, str) and name in _BOTS:
         module, cls = _BOTS[name][:2]
-        return getattr(importlib.import_module(module), cls)(**options)
+        factory = getattr(importlib.import_module(module), cls)
+        return factory(**_check_options(name, factory, options))
     if isinstance(name, str) and name in shipped_policies():
         from .policy_files import WEIGHTS_DIR, load_policy
 
-        return load_policy(WEIGHTS_DIR / name, name=name, **options)
+        return load_policy(WEIGHTS_DIR / name, name=name, **_check_options(name, _policy_options, options))
     if isinstance(name, str) and name:
         from .policy_files import load_policy, policy_stem
 
         stem = policy_stem(name)
         if stem is not None:
-            return load_policy(stem, name=name, **options)
+            return load_policy(stem, name=name, **_check_options(name, _policy_options, options))
     raise ValueError(f"unknown bot {name!r}; available bots: {available()} "
                      "(or the path of policy files: NAME.pt + NAME.json, or a run directory)")

@@ -128,6 +128,12 @@ class Game:
         """A human-readable text picture of game ``index`` (used by ``render_mode="ansi"``)."""
         return repr(self.to_position(state, index))
 
+    def skipped_results(self, state: BatchState, index: int = 0) -> list[dict]:
+        """Results of the games that slot ``index`` skipped since its last (re)set: games
+        decided before any decision and dealt again (Go-Stop chongtong); none by default.
+        Evaluations count them as games played."""
+        return []
+
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
         return np.zeros(self.num_players, dtype=np.float32)

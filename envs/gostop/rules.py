@@ -33,6 +33,7 @@ from . import cards as C
 from . import deal as D
 from . import observation, position, text, turn
 from .actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
+from .scoring import CHONGTONG_PAYOUT
 from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
 
@@ -189,6 +190,11 @@ class GoStop(Game):
         if not state.done[index]:
             raise ValueError(f"game {index} is not over")
         return position.result_of(state, index)
+
+    def skipped_results(self, state, index=0):
+        """The chongtong deals that the (re)deal of slot ``index`` settled and dealt again."""
+        return [{"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"}
+                for seat in range(2) for _ in range(int(state.skipped[index, seat]))]
 
     def final_rewards(self, state, index=0):
         r = np.zeros(2, dtype=np.float32)
