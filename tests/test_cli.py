@@ -164,4 +164,4 @@ def test_eval_json_solo_and_gostop_matches(capsys):
     assert row["bot"] == "rainbow-greedy" and row["games"] == 4 and row["mean"] > 0
     assert main(["eval", "gostop", "--bots", "gostop-greedy", "random", "--games", "30"]) == 0
     out = capsys.readouterr().out
-    assert "| bot | Elo |" in out and "draws (nagari)" in out and "| gostop-greedy | random | 6" in out
+    assert "| bot | Elo |" in out and "| A - B per game |" in out and "| gostop-greedy | random | 6" in out

@@ -81,3 +81,16 @@ def test_solo_mode_takes_rules_options_and_refuses_two_player_games():
         evaluate_solo("gostop", "gostop-greedy", 4)
     with pytest.raises(ValueError, match="num_players"):
         play_match("yacht", ["random"], 2, num_players=2)
+
+
+def test_in_training_evaluation_of_a_multi_player_config():
+    """The trainer's evaluator passes the config's num_players through play_match (it used to
+    raise TypeError: num_players given twice)."""
+    import agents
+    from training.ppo import PPOConfig
+    from training.run import make_evaluator
+
+    config = PPOConfig(game="rainbow_dice", game_config={"num_players": 2}, opponents=["rainbow-simple"],
+                       eval_games=6)
+    out = make_evaluator(config)(agents.load("random"))
+    assert set(out) == {"eval_mean", "eval_win_rate"} and 0 <= out["eval_win_rate"] < 0.5

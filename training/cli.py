@@ -288,10 +288,11 @@ def _cmd_eval(args) -> int:
 
 def _matches_markdown(t) -> str:
     """Each seat-swapped match of a tournament as one row of a Markdown table (A's side)."""
-    lines = ["| A | B | games | A won | B won | draws (nagari) | A per game | A - B per game |",
+    lines = ["| A | B | games | A won | B won | draws | A per game | A - B per game |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for m in t.matches:
-        lines.append(f"| {m.bot_a} | {m.bot_b} | {m.games} | {m.wins} | {m.losses} | {m.draws} ({m.nagari}) "
+        draws = f"{m.draws} ({m.nagari} nagari)" if m.nagari else str(m.draws)
+        lines.append(f"| {m.bot_a} | {m.bot_b} | {m.games} | {m.wins} | {m.losses} | {draws} "
                      f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} |")
     return "\n".join(lines)
 
