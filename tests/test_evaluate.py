@@ -94,3 +94,11 @@ def test_in_training_evaluation_of_a_multi_player_config():
                        eval_games=6)
     out = make_evaluator(config)(agents.load("random"))
     assert set(out) == {"eval_mean", "eval_win_rate"} and 0 <= out["eval_win_rate"] < 0.5
+
+
+def test_evaluation_seeds_follow_the_one_seed_rule():
+    a = seat_swapped_match("yacht", "random", "yacht-greedy", 3, seed=-1)
+    b = seat_swapped_match("yacht", "random", "yacht-greedy", 3, seed=2**64 - 1)
+    np.testing.assert_array_equal(a.values_a, b.values_a)  # seeds -1, 0, 1 wrap like 2**64 - 1, ...
+    np.testing.assert_array_equal(play_match("yacht", ["random"], 2, seed=2**64 + 4),
+                                  play_match("yacht", ["random"], 2, seed=4))

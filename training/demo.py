@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 import agents
+from envs.core.rng import normalize_seed
 from envs.rainbow_dice import STOP as RAINBOW_STOP
 from envs.registration import game_class
 from envs.yacht import CATEGORY_NAMES, SCORE_START, Yacht
@@ -46,7 +47,7 @@ def play_yacht_demo(bots=("yacht-ppo", "yacht-solver", "yacht-greedy"), seed: in
     players, bots = _players(bots)
     game = Yacht(num_players=len(players))
     state = game.init([seed])
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(normalize_seed(seed))
     console.rule(f"[bold]Yacht[/bold]: {' vs '.join(bots)} (seed {seed})")
     line: list[str] = []
     while not state.done[0]:
@@ -108,7 +109,7 @@ def play_demo(game_name: str, bots=None, seed: int = 0, console: Console | None 
     for p in players:
         p.check_game(game.name)
     state = game.init([seed])
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(normalize_seed(seed))
     console.rule(f"[bold]{game_name}[/bold]: {' vs '.join(bots)} (seed {seed})")
     rainbow = game_name == "rainbow_dice"
     turn, worth, seat = 0, 0.0, None

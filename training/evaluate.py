@@ -15,7 +15,8 @@ a set of games between fixed seats is one batch.
   rates and Elo ratings from a Bradley-Terry fit.
 
 A game's result per seat is its final score (dice games, ``result()["scores"]``) or its
-signed payout (games whose result has ``winner`` / ``payout``).
+signed payout (games whose result has ``winner`` / ``payout``).  Seeds follow the one seed
+rule (integers modulo 2**64, :func:`envs.core.rng.normalize_seed`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 
 import agents
 from agents.play import play_out
+from envs.core.rng import normalize_seed, seed_range
 from envs.registration import game_class
 
 Z95 = 1.959964
@@ -76,7 +78,7 @@ def _play(game_name: str, bots: list, seeds, rng_seed: int, game_config: dict):
         if hasattr(b, "check_game"):
             b.check_game(game.name)
     state = game.init(seeds)
-    play_out(game, state, bots, np.random.default_rng(rng_seed))
+    play_out(game, state, bots, np.random.default_rng(normalize_seed(rng_seed)))
     P = len(bots)
     results = [game.result(state, i) for i in range(state.batch_size)]
     values = np.array([_signed_result(r, P) for r in results], dtype=np.float64).reshape(-1, P)
@@ -91,7 +93,7 @@ def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, **game
     Results are final scores or signed payouts (see the module docstring) of each game
     proper; game ``j`` uses seed ``seed + j`` and the bots share ``default_rng(seed)``.
     """
-    return _play(game_name, bots, seed + np.arange(num_games), seed, game_config)[0]
+    return _play(game_name, bots, seed_range(seed, num_games), seed, game_config)[0]
 
 
 @dataclass
@@ -192,8 +194,8 @@ def seat_swapped_match(game_name: str, bot_a, bot_b, pairs: int, seed: int = 0, 
     if pairs < 1:
         raise ValueError(f"a match needs at least one deal pair, got {pairs}")
     bot_a, bot_b = _bot(bot_a), _bot(bot_b)
-    first = seed + np.arange(pairs)
-    second = first if paired else seed + pairs + np.arange(pairs)
+    first = seed_range(seed, pairs)
+    second = first if paired else seed_range(normalize_seed(seed) + pairs, pairs)
     va, nag_a, skip_a = _play(game_name, [bot_a, bot_b], first, seed, game_config)
     vb, nag_b, skip_b = _play(game_name, [bot_b, bot_a], second, seed, game_config)
     # A's and B's result in every game, and each game's deal pair.
@@ -353,8 +355,8 @@ def yacht_regret(bot, num_games: int, seed: int = 0) -> dict:
     bot = agents.load(bot) if isinstance(bot, str) else bot
     solver = YachtSolverBot()
     game = Yacht(num_players=1)
-    state = game.init(seed + np.arange(num_games))
-    rng = np.random.default_rng(seed)
+    state = game.init(seed_range(seed, num_games))
+    rng = np.random.default_rng(normalize_seed(seed))
     total = {"reroll": 0.0, "score": 0.0}
     count = {"reroll": 0, "score": 0}
     lossy = {"reroll": 0, "score": 0}

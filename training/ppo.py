@@ -126,6 +126,8 @@ class PPOConfig:
         for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size", "torch_threads"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if not 0 <= self.seed < 2**32:
+            raise ValueError(f"seed must be in 0..{2**32 - 1}, got {self.seed}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
 

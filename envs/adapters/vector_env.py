@@ -72,7 +72,7 @@ class MadangVectorEnv(VectorEnv):
         check_options(options)
         n = self.num_envs
         if seed is None:
-            seeds = [(core_rng.seed_from_entropy() + i) % core_rng.SEED_MODULUS for i in range(n)]
+            seeds = core_rng.seed_range(core_rng.seed_from_entropy(), n).tolist()
             np_random = np.random.default_rng()
         elif isinstance(seed, (list, tuple, np.ndarray)):
             seeds = core_rng.seed_array(seed).tolist()
@@ -80,9 +80,8 @@ class MadangVectorEnv(VectorEnv):
                 raise ValueError(f"seed must be an int or {n} ints, got {len(seeds)}")
             np_random = np.random.default_rng(seeds)
         else:
-            base = core_rng.normalize_seed(seed)
-            seeds = [(base + i) % core_rng.SEED_MODULUS for i in range(n)]
-            np_random = np.random.default_rng(base)
+            seeds = core_rng.seed_range(seed, n).tolist()
+            np_random = np.random.default_rng(seeds[0])
         state = self.game.init(seeds)
         seat_rngs = [np.random.default_rng(s) for s in seeds]
         seats = np.zeros(n, dtype=np.int64)

@@ -64,6 +64,13 @@ def seed_array(seeds) -> np.ndarray:
     return np.array([normalize_seed(s) for s in items], dtype=np.uint64)
 
 
+def seed_range(seed, n: int) -> np.ndarray:
+    """The ``n`` seeds ``seed, seed + 1, ...`` reduced modulo 2**64 (uint64; wraps around)."""
+    base = np.uint64(normalize_seed(seed))
+    with np.errstate(over="ignore"):
+        return base + np.arange(n, dtype=np.uint64)
+
+
 def keys_from_seeds(seeds) -> np.ndarray:
     """Map a 1-d sequence of integer seeds to well-spread uint64 stream keys.
 
