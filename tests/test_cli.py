@@ -68,6 +68,8 @@ def test_eval_mistakes_are_reported_not_raised(capsys, tmp_path):
     _fails(capsys, ["eval", "yacht", "--bots", "random", "--bot-option", "depth=3"], "depth")
     _fails(capsys, ["eval", "yacht", "--bots", "random", "--bot-option", "depth"], "KEY=VALUE")
     _fails(capsys, ["eval", "yacht", "--bots", str(tmp_path / "missing" / "policy")], "not found")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "yacht-greedy", "--plot", str(tmp_path / "no" / "t.png")],
+           "no such directory")
 
 
 def test_train_mistakes_are_reported_not_raised(capsys, tmp_path):
@@ -88,6 +90,11 @@ def test_train_mistakes_are_reported_not_raised(capsys, tmp_path):
     _fails(capsys, ["train", "gostop", "--set", 'opponents=["yacht-greedy"]'], "yacht-greedy")
     _fails(capsys, base + ["--set", 'opponents=["random"]'], "one-player")
     _fails(capsys, base + ["--minutes", "0"], "--minutes")
+    _fails(capsys, ["train", "gostop", "--set", "learner_seat=5"], "learner_seat")
+    _fails(capsys, base + ["--device", "quantum"], "not a torch device")
+    _fails(capsys, base + ["--set", "checkpoint_every=0"], "checkpoint_every")
+    _fails(capsys, base + ["--eval-games", "0"], "eval_games")
+    _fails(capsys, base + ["--seed", "-5"], "seed")
     import torch
 
     if not torch.cuda.is_available():
@@ -102,6 +109,7 @@ def test_demo_ship_and_bots_mistakes(capsys, tmp_path):
     _fails(capsys, ["demo", "--game", "rainbow_dice", "--bots", "yacht-greedy"], "yacht-greedy")
     _fails(capsys, ["ship", str(tmp_path), "mine", "--weights-dir", str(tmp_path / "w")], "not found")
     _fails(capsys, ["ship", str(tmp_path), "random"], "random")
+    _fails(capsys, ["ship", str(tmp_path), "mine", "--games", "-1"], "--games")
 
 
 def test_a_real_bug_keeps_its_traceback(monkeypatch):

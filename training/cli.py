@@ -171,8 +171,13 @@ def _check_training_setup(config) -> None:
     from envs.adapters.seats import resolve_opponents
     from envs.registration import game_class
 
+    import torch
+
     config.validate()
     game = make_game(game_class(config.game), config.game_config)
+    if config.learner_seat is not None and not 0 <= config.learner_seat < game.num_players:
+        raise ValueError(f"learner_seat must be None or a seat in 0..{game.num_players - 1}, "
+                         f"got {config.learner_seat}")
     for key in ("opponents", "eval_opponents"):
         names = list(getattr(config, key))
         if names and game.num_players == 1:
@@ -180,11 +185,12 @@ def _check_training_setup(config) -> None:
         if names:
             names = names * (game.num_players - 1) if len(names) == 1 else names
             resolve_opponents(game, ["random" if n == "self" else n for n in names])
-    if config.device.startswith("cuda"):
-        import torch
-
-        if not torch.cuda.is_available():
-            raise ValueError(f"device {config.device!r}: this machine has no CUDA device (use --device cpu)")
+    try:
+        device = torch.device(config.device)
+    except RuntimeError:
+        raise ValueError(f"device {config.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {config.device!r}: this machine has no CUDA device (use --device cpu)")
 
 
 def _cmd_train(args) -> int:
@@ -273,6 +279,8 @@ def _cmd_eval(args) -> int:
         return 0
     if len(set(args.bots)) != len(args.bots):
         raise UsageError(f"--bots names a bot twice: {args.bots}", example)
+    if args.plot and not Path(args.plot).resolve().parent.is_dir():
+        raise UsageError(f"--plot {args.plot}: no such directory", "give a PNG path in an existing directory")
     t = ev.round_robin(args.game, bots, args.games, seed=args.seed, paired=not args.unpaired, **rules)
     if args.json:
         _print_json(dict(t.as_dict(), game=args.game, seed=args.seed, paired=not args.unpaired))
@@ -306,6 +314,9 @@ def _cmd_ship(args) -> int:
 
     from .evaluate import evaluate_solo
 
+    if args.games < 0:
+        raise UsageError(f"--games must be 0 (no evaluation) or positive, got {args.games}",
+                         "e.g. --games 10000")
     if args.name in _BOTS or not args.name or "/" in args.name or "\\" in args.name:
         raise UsageError(f"{args.name!r} cannot name a shipped bot (a built-in bot's name, or a path)",
                          "pick a new name such as yacht-ppo2")

@@ -123,9 +123,13 @@ class PPOConfig:
             raise ValueError(
                 f"minibatch_size {self.minibatch_size} must divide num_envs * num_steps = {self.rollout_size}"
             )
-        for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size", "torch_threads"):
+        for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size", "torch_threads",
+                     "snapshot_every", "checkpoint_every"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.eval_every < 0 or (self.eval_every and self.eval_games < 2):
+            raise ValueError(f"eval_every must be >= 0 (0: never) and eval_games >= 2, got "
+                             f"{self.eval_every} and {self.eval_games}")
         if not 0 <= self.seed < 2**32:
             raise ValueError(f"seed must be in 0..{2**32 - 1}, got {self.seed}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
