@@ -82,6 +82,9 @@ def test_train_mistakes_are_reported_not_raised(capsys, tmp_path):
     bad_json = tmp_path / "bad.json"
     bad_json.write_text("{oops")
     _fails(capsys, base + ["--config", str(bad_json)], "not a JSON config")
+    bad_json.write_text('{"hidden": 5, "minibatch_size": 7}')
+    _fails(capsys, base + ["--config", str(bad_json)], "hidden")
+    _fails(capsys, base + ["--config", str(bad_json), "--set", "hidden=[8]"], "minibatch_size")
     _fails(capsys, base + ["--set", "no_equals_sign"], "KEY=VALUE")
     _fails(capsys, base + ["--set", "colour=red"], "colour")
     _fails(capsys, base + ["--set", "num_envs=many"], "num_envs")

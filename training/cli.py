@@ -141,9 +141,8 @@ def _cmd_solve(args) -> int:
     return 0
 
 
-def _read_config(spec: str, game: str):
-    """A PPO config from a JSON file or the name of a config shipped in ``training/configs``."""
-    from .ppo import PPOConfig
+def _read_config(spec: str, game: str) -> dict:
+    """The fields of a PPO config from a JSON file or the name of a config in ``training/configs``."""
     from .run import CONFIG_DIR
 
     shipped = sorted(p.stem for p in CONFIG_DIR.glob("*.json"))
@@ -161,8 +160,7 @@ def _read_config(spec: str, game: str):
         raise UsageError(f"--config {path}: a config is a JSON object of PPOConfig fields", hint)
     if data.get("game", game) != game:
         raise UsageError(f"--config {path} is a config for {data['game']}, not {game}", hint)
-    with user_input(hint):
-        return PPOConfig.from_dict(data)
+    return data
 
 
 def _check_training_setup(config) -> None:
@@ -194,10 +192,10 @@ def _check_training_setup(config) -> None:
 
 
 def _cmd_train(args) -> int:
-    from .ppo import PPOTrainer
+    from .ppo import PPOConfig, PPOTrainer
     from .run import default_config, run_training
 
-    config = _read_config(args.config, args.game) if args.config else default_config(args.game)
+    fields = _read_config(args.config, args.game) if args.config else default_config(args.game).to_dict()
     overrides = _key_values(args.set, "--set")
     for key in ("total_steps", "num_envs", "seed", "device", "eval_games"):
         if getattr(args, key) is not None:
@@ -212,7 +210,7 @@ def _cmd_train(args) -> int:
     if not args.resume and ckpt.exists():
         raise UsageError(f"{ckpt} exists", "pass --resume to continue it, or choose another --run-dir")
     with user_input("see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"):
-        config = config.from_dict({**config.to_dict(), **overrides, "game": args.game})
+        config = PPOConfig.from_dict({**fields, **overrides, "game": args.game})
         # On --resume the checkpoint's config applies, with total_steps and the overrides on top.
         final = (PPOTrainer.checkpoint_config(ckpt, **{"total_steps": config.total_steps, **overrides})
                  if args.resume else config)
