@@ -76,16 +76,17 @@ def available(game: str | None = None) -> list[str]:
     return [b.name for b in catalog(game)]
 
 
-def _policy_options(greedy: bool = True):
-    """The options a policy bot takes (the signature :func:`_check_options` reads)."""
+_PATH_NAME = ("path_stem", "name")  # the arguments load() gives load_policy itself
 
 
-def _check_options(name: str, factory, options: dict) -> dict:
-    """``options`` if ``factory`` takes them all, else ``ValueError`` naming the bot and the option."""
+def _check_options(name: str, factory, options: dict, fixed=()) -> dict:
+    """``options`` if ``factory`` takes them all (besides the ``fixed`` arguments the loader
+    passes itself), else ``ValueError`` naming the bot and the option."""
     params = inspect.signature(factory).parameters
     if any(p.kind is p.VAR_KEYWORD for p in params.values()):
         return options
-    takes = [k for k, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    takes = [k for k, p in params.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and k not in fixed]
     unknown = sorted(set(options) - set(takes))
     if unknown:
         raise ValueError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
@@ -109,12 +110,12 @@ def load(name: str, **options) -> Bot:
     if isinstance(name, str) and name in shipped_policies():
         from .policy_files import WEIGHTS_DIR, load_policy
 
-        return load_policy(WEIGHTS_DIR / name, name=name, **_check_options(name, _policy_options, options))
+        return load_policy(WEIGHTS_DIR / name, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
     if isinstance(name, str) and name:
         from .policy_files import load_policy, policy_stem
 
         stem = policy_stem(name)
         if stem is not None:
-            return load_policy(stem, name=name, **_check_options(name, _policy_options, options))
+            return load_policy(stem, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
     raise ValueError(f"unknown bot {name!r}; available bots: {available()} "
                      "(or the path of policy files: NAME.pt + NAME.json, or a run directory)")

@@ -132,3 +132,14 @@ def test_agents_load_takes_paths_to_policy_files_and_run_directories(tmp_path):
 def test_shipped_policy_still_loads_by_name():
     bot = agents.load("yacht-ppo")
     assert bot.name == "yacht-ppo" and bot.metadata["hidden"] == [512, 512, 512, 512]
+
+
+def test_bot_options_are_checked_by_name(tmp_path):
+    _saved(tmp_path)
+    with pytest.raises(ValueError, match="'random' takes no option 'depth'"):
+        agents.load("random", depth=3)
+    with pytest.raises(ValueError, match="token_value"):
+        agents.load("rainbow-greedy", tokens=3)
+    assert agents.load(str(tmp_path / "mine"), greedy=False).greedy is False
+    with pytest.raises(ValueError, match="greedy"):
+        agents.load(str(tmp_path / "mine"), temperature=2)
