@@ -15,7 +15,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..core.game import Game
-from .actions import check_illegal_config, check_render_mode, illegal_loss_rewards, parse_action
+from .actions import (
+    check_illegal_config, check_options, check_render_mode, illegal_loss_rewards, make_game, parse_action,
+    position_of, render_of,
+)
+
+ADAPTER_KEYS = ("illegal_action", "illegal_penalty", "render_mode")
 
 
 class MadangAECEnv(AECEnv):
@@ -40,7 +45,7 @@ class MadangAECEnv(AECEnv):
         **game_config,
     ):
         super().__init__()
-        self.game = game_cls(**game_config)
+        self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
         self.metadata = dict(self.metadata, name=f"madang_{self.game.name}_v0")
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = illegal_action
@@ -57,6 +62,7 @@ class MadangAECEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(A) for a in self.possible_agents}
         self.state = None
+        self._forfeited_by: int | None = None  # seat that lost by an illegal action ("lose" mode)
         self._np_random = np.random.default_rng()
 
     def observation_space(self, agent):
@@ -67,7 +73,8 @@ class MadangAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.state, reset_info = self.game.new_episode(options or {}, seed, self.state)
+        self.state, reset_info = self.game.new_episode(check_options(options), seed, self.state)
+        self._forfeited_by = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -104,6 +111,7 @@ class MadangAECEnv(AECEnv):
                 )
             rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
             result = {"reason": "illegal", **self.game.forfeit_result(self.state, 0, seat, self.illegal_penalty)}
+            self._forfeited_by = seat
             self._finish(rewards, result)
             return
         rewards = self.game.step(self.state, np.array([a]))[0]
@@ -122,15 +130,11 @@ class MadangAECEnv(AECEnv):
             self.infos[ag] = dict(self.infos[ag], **result)
 
     def to_position(self) -> dict:
-        """The current position dict (game spec)."""
-        if self.state is None:
-            raise ValueError("call reset() before to_position()")
-        return self.game.to_position(self.state, 0)
+        """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""
+        return position_of(self.game, self.state, self._forfeited_by)
 
     def render(self):
-        if self.render_mode == "ansi" and self.state is not None:  # the seat to move's view
-            return self.game.render_text(self.state, 0)
-        return None
+        return render_of(self.game, self.state, self.render_mode, self._forfeited_by)  # the mover's view
 
     def close(self):
         pass

@@ -86,8 +86,29 @@ class Game:
         raise NotImplementedError
 
     def observe(self, state: BatchState, seats: np.ndarray | None = None) -> np.ndarray:
-        """(B, O) float32 observations from ``seats`` (default: the seat to move)."""
+        """(B, O) float32 observations from ``seats`` (default: the seat to move; see
+        :meth:`observer_seats`)."""
         raise NotImplementedError
+
+    def observer_seats(self, state: BatchState, seats=None) -> np.ndarray:
+        """(B,) int64 observing seats for :meth:`observe`: the movers by default.
+
+        ``seats`` is an int or integer array broadcastable to (B,) with every seat in
+        ``0..num_players-1``; anything else raises ``ValueError``.
+        """
+        if seats is None:
+            return state.to_move.astype(np.int64)
+        arr = np.asarray(seats)
+        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"seats must be integers, got dtype {arr.dtype}")
+        try:
+            arr = np.broadcast_to(arr, state.to_move.shape)
+        except ValueError:
+            raise ValueError(f"seats must broadcast to ({state.batch_size},), got shape {arr.shape}") from None
+        if arr.size and (arr.min() < 0 or arr.max() >= self.num_players):
+            bad = int(arr[(arr < 0) | (arr >= self.num_players)][0])
+            raise ValueError(f"seat {bad} out of range 0..{self.num_players - 1}")
+        return arr.astype(np.int64)
 
     def to_position(self, state: BatchState, index: int = 0) -> dict:
         """The JSON-compatible position dict of game ``index`` (see the game's spec)."""
@@ -138,6 +159,12 @@ class Game:
         mine = not state.done[index] and view["seat"] == int(state.to_move[index])
         return self.view_module.render(view, self.legal_moves(state, index) if mine else None)
 
+    def skipped_results(self, state: BatchState, index: int = 0) -> list[dict]:
+        """Results of the games that slot ``index`` skipped since its last (re)set: games
+        decided before any decision and dealt again (Go-Stop chongtong); none by default.
+        Evaluations count them as games played."""
+        return []
+
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
         return np.zeros(self.num_players, dtype=np.float32)
@@ -163,12 +190,14 @@ class Game:
 
     # --------------------------------------------------------------- generic
     def init(self, seeds) -> BatchState:
-        """B new games, game ``i`` seeded with ``seeds[i]`` (its own counter-based stream)."""
-        seeds = np.atleast_1d(np.asarray(seeds))
-        if seeds.ndim != 1:
-            raise ValueError(f"seeds must be a 1-d sequence of ints, got shape {seeds.shape}")
-        key = _rng.keys_from_seeds(seeds)
-        return self.new_games(key, np.zeros(seeds.shape[0], dtype=np.uint64))
+        """B new games, game ``i`` seeded with ``seeds[i]`` (its own counter-based stream).
+
+        Seeds follow :func:`envs.core.rng.normalize_seed` (integers modulo 2**64).
+        """
+        if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
+            seeds = [seeds]
+        key = _rng.keys_from_seeds(seeds)  # seeds reduced modulo 2**64; non-integers raise
+        return self.new_games(key, np.zeros(key.shape[0], dtype=np.uint64))
 
     def reset_where(self, state: BatchState, where: np.ndarray) -> np.ndarray:
         """Replace the games selected by the bool mask ``where`` with new games, in place.

@@ -33,6 +33,7 @@ from . import cards as C
 from . import deal as D
 from . import observation, position, text, turn, view
 from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, STOP
+from .scoring import CHONGTONG_PAYOUT
 from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
 
@@ -160,8 +161,7 @@ class GoStop(Game):
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
-        return observation.encode(state, np.asarray(seats, dtype=np.int64) % 2)
+        return observation.encode(state, self.observer_seats(state, seats))
 
     # ------------------------------------------------------- positions etc.
     def to_position(self, state, index=0):
@@ -192,6 +192,11 @@ class GoStop(Game):
         if not state.done[index]:
             raise ValueError(f"game {index} is not over")
         return position.result_of(state, index)
+
+    def skipped_results(self, state, index=0):
+        """The chongtong deals that the (re)deal of slot ``index`` settled and dealt again."""
+        return [{"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"}
+                for seat in range(2) for _ in range(int(state.skipped[index, seat]))]
 
     def final_rewards(self, state, index=0):
         r = np.zeros(2, dtype=np.float32)

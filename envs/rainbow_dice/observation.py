@@ -135,7 +135,7 @@ def encode(code, phase, free_rerolls, die_actions, round_, supply, tokens, score
         tok = tokens.reshape(B * P).take(rel).reshape(B, P)
         sc = scores.reshape(B * P).take(rel).reshape(B, P)
         cd = cards.reshape(B * P, NUM_HANDS).take(rel, axis=0).reshape(B, P, NUM_HANDS)
-        rk = rank_cards.reshape(B * P, -1).take(rel, axis=0).reshape(B, P, -1)
+        rk = rank_cards.reshape(B * P, NUM_RANKS).take(rel, axis=0).reshape(B, P, NUM_RANKS)
     # Raw supply and seat values in one contiguous buffer, then one clip-and-scale pass into obs.
     raw = np.empty((B, NUM_HANDS + P * SEAT_BLOCK), dtype=np.float32)
     raw[:, :NUM_HANDS] = supply

@@ -93,7 +93,7 @@ class RainbowState(BatchState):
     ``cards`` (B, P, 30) int16; ``supply`` (B, 30) int16 copies left (an unlimited supply is
     stored as :data:`~envs.rainbow_dice.position.UNLIMITED_SUPPLY` and never decremented);
     ``piles`` (B,) uint64 (bit h set while hand h has a copy left), ``rank_cards`` (B, P, 6)
-    int16 and ``score`` (B, P) int32 cache the non-empty piles, the cards held per rank and
+    int32 and ``score`` (B, P) int32 cache the non-empty piles, the cards held per rank and
     the §7 totals.
     """
 
@@ -167,7 +167,7 @@ class RainbowDice(Game):
             cards=np.zeros((B, P, NUM_HANDS), np.int16),
             supply=np.full((B, NUM_HANDS), supply, np.int16),
             piles=np.full(B, ALL_PILES),
-            rank_cards=np.zeros((B, P, NUM_RANKS), np.int16),
+            rank_cards=np.zeros((B, P, NUM_RANKS), np.int32),
             score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
         )
 
@@ -278,11 +278,10 @@ class RainbowDice(Game):
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
         return observation.encode(
             state.code, state.phase, state.free_rerolls, state.die_actions, state.round,
             state.supply, state.tokens, state.score, state.cards, state.rank_cards,
-            np.asarray(seats, dtype=np.int64) % self.num_players,
+            self.observer_seats(state, seats),
         )
 
     # -------------------------------------------------------------- results

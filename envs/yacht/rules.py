@@ -158,13 +158,12 @@ class Yacht(Game):
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
         return observation.encode(
             state.dice.astype(np.int64),
             state.rolls_left.astype(np.int64),
             state.round.astype(np.float32),
             state.sheets,
-            np.asarray(seats, dtype=np.int64) % self.num_players,
+            self.observer_seats(state, seats),
         )
 
     # -------------------------------------------------------------- results
