@@ -163,6 +163,10 @@ class Yacht(Game):
             np.asarray(seats, dtype=np.int64) % self.num_players,
         )
 
+    def observation_position(self, obs_row):
+        """The position an observation of the seat to move shows (:func:`.observation.position_of`)."""
+        return observation.position_of(obs_row, self.num_players)
+
     # -------------------------------------------------------------- results
     @staticmethod
     def dice(state) -> np.ndarray:
