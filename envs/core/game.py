@@ -13,9 +13,15 @@ Batched API (B games at once, every array with the batch as first axis)::
     mask  = game.legal_mask(state)           # (B, A) bool; all False once done
     obs   = game.observe(state)              # (B, O) float32 for the seat to move
     r     = game.step(state, actions)        # in place; (B, P) float32 rewards
+    r     = game.step_where(state, ~state.done, live_actions)   # only some games
     state.to_move, state.done                # (B,) seat to move, (B,) terminal
     game.reset_where(state, state.done)      # replace finished games (streams continue)
     game.to_position(state, i) / game.from_position(dict)
+
+Search support (the calls a bot that plans from its own observation needs)::
+
+    states, seats = game.sample_states(obs, seeds)   # (B, O), (B, k) -> B k full states
+    copies = state.clone(seeds)              # (B, k) seeds -> B k copies, own streams
 
 ``step`` validates before it mutates: wrong dtypes or shapes, out-of-range or
 illegal actions and actions on finished games raise ``ValueError`` and leave
@@ -109,6 +115,35 @@ class Game:
             bad = int(arr[(arr < 0) | (arr >= self.num_players)][0])
             raise ValueError(f"seat {bad} out of range 0..{self.num_players - 1}")
         return arr.astype(np.int64)
+
+    def _apply_rows(self, state: BatchState, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """Apply validated ``actions`` to the games ``rows`` only; return their (n, P) rewards.
+
+        The default steps a copy of those games and writes it back; games whose rules work
+        on row sets override it to skip the copies.
+        """
+        sub = state.take(rows)
+        rewards = self._apply(sub, actions)
+        state.put(rows, sub)
+        return rewards
+
+    def observation_position(self, observation: np.ndarray) -> tuple[dict, int]:
+        """The position dict one (O,) observation shows, and the observer's seat in it.
+
+        The hook behind the default :meth:`sample_states`, for games whose observations show
+        the whole state apart from future chance (dice games).  Games with hidden cards
+        override :meth:`_sample_states` instead.
+        """
+        raise NotImplementedError(f"{self.name} cannot rebuild states from observations")
+
+    def _sample_states(self, observations: np.ndarray, seeds: np.ndarray):
+        """Hook of :meth:`sample_states` (arguments already validated); returns ``(states, seats)``."""
+        built = [self.observation_position(o) for o in observations]
+        one_each = type(self.from_position(built[0][0], seed=0)).concat(
+            [self.from_position(pos, seed=0) for pos, _ in built]
+        )
+        seats = np.repeat(np.array([seat for _, seat in built], dtype=np.int64), seeds.shape[1])
+        return one_each.clone(seeds), seats
 
     def to_position(self, state: BatchState, index: int = 0) -> dict:
         """The JSON-compatible position dict of game ``index`` (see the game's spec)."""
@@ -225,10 +260,70 @@ class Game:
             actions = np.asarray(actions, dtype=np.int64)
         return self._apply(state, actions)
 
-    def check_actions(self, state: BatchState, actions) -> np.ndarray:
-        """Validate a (B,) batch of actions; return it as int64 or raise ``ValueError``."""
+    def step_where(self, state: BatchState, where, actions, check: bool = True) -> np.ndarray:
+        """Step only the games ``where`` selects, in place; return (B, P) float32 rewards.
+
+        ``where`` is a (B,) bool mask or an array of distinct game indices; ``actions`` holds
+        one action per selected game, in index order (``game.step_where(state, ~state.done,
+        actions)`` steps the live games of a batch).  The other games are left untouched and
+        get zero rewards.  Validation is as in :meth:`step`, on the selected games.
+        """
+        B = state.batch_size
+        where = np.asarray(where)
+        if where.dtype == bool:
+            if where.shape != (B,):
+                raise ValueError(f"where must be a ({B},) bool mask or game indices, got shape {where.shape}")
+            rows = np.flatnonzero(where)
+        else:
+            if where.ndim != 1 or not np.issubdtype(where.dtype, np.integer):
+                raise ValueError(f"where must be a ({B},) bool mask or game indices, got {where!r}")
+            rows = where.astype(np.int64)
+            if rows.size and (rows.min() < 0 or rows.max() >= B or np.unique(rows).size != rows.size):
+                raise ValueError(f"where must hold distinct game indices in 0..{B - 1}")
+        if check:
+            actions = self.check_actions(state.take(rows), actions, games=rows)
+        else:
+            actions = np.asarray(actions, dtype=np.int64)
+        rewards = np.zeros((B, self.num_players), dtype=np.float32)
+        if rows.size:
+            rewards[rows] = self._apply_rows(state, rows, actions)
+        return rewards
+
+    def sample_states(self, observations, seeds):
+        """Full states consistent with observations: the determinizations a search plays out.
+
+        ``observations`` (B, O) float32 come from :meth:`observe` (one seat's view each);
+        ``seeds`` (B, k) ints give every sample its own fresh random stream.  Returns
+        ``(states, seats)``: B k states, sample ``j`` of observation ``i`` at game ``i k + j``,
+        and (B k,) the observer's seat in each, such that ``observe(states, seats)``
+        reproduces the observations exactly.  What the observation hides is drawn uniformly
+        at random among what is consistent with it, from the sample's stream (Go-Stop: the
+        opponent's hand and the stock order); games without hidden state rebuild it exactly
+        (dice games: only the future dice differ between samples).  Raises ``ValueError``
+        for an observation no state reproduces (malformed, or of a finished Go-Stop deal).
+        """
+        obs = np.asarray(observations, dtype=np.float32)
+        if obs.ndim != 2 or obs.shape[1] != self.obs_size:
+            raise ValueError(f"observations must have shape (B, {self.obs_size}), got {obs.shape}")
+        seeds = np.asarray(seeds)
+        if seeds.ndim != 2 or seeds.shape[0] != obs.shape[0] or seeds.shape[1] < 1:
+            raise ValueError(f"seeds must have shape ({obs.shape[0]}, k) with k >= 1, got {seeds.shape}")
+        states, seats = self._sample_states(obs, seeds)
+        again = self.observe(states, seats)
+        bad = (again != np.repeat(obs, seeds.shape[1], axis=0)).any(axis=1)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0]) // seeds.shape[1]
+            raise ValueError(f"observation {i} is not one that {self.name} produces: no state reproduces it")
+        return states, seats
+
+    def check_actions(self, state: BatchState, actions, games=None) -> np.ndarray:
+        """Validate a (B,) batch of actions; return it as int64 or raise ``ValueError``.
+
+        ``games`` (B,) names the games in messages (default ``0..B-1``).
+        """
         arr = np.asarray(actions)
         B = state.batch_size
+        name = np.arange(B) if games is None else np.asarray(games)
         if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
@@ -236,19 +331,19 @@ class Game:
         arr = arr.astype(np.int64)
         if state.done.any():
             i = int(np.flatnonzero(state.done)[0])
-            raise ValueError(f"game {i} is over; reset it before stepping")
+            raise ValueError(f"game {int(name[i])} is over; reset it before stepping")
         bad = (arr < 0) | (arr >= self.num_actions)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(
-                f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {i})"
+                f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {int(name[i])})"
             )
         mask = self.legal_mask(state)
         ok = mask[np.arange(B), arr]
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             legal = np.flatnonzero(mask[i]).tolist()
-            where = f" (game {i})" if B > 1 else ""
+            where = f" (game {int(name[i])})" if B > 1 or games is not None else ""
             raise ValueError(
                 f"illegal action {int(arr[i])} ({self.describe_action(int(arr[i]))}){where}; "
                 f"legal actions: {legal}"

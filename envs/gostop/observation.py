@@ -139,14 +139,14 @@ class View:
         obs = np.asarray(observation, dtype=np.float32)
         B = obs.shape[0]
         parts = len(_CARD_PARTS)
-        cards = obs[:, :_CARDS_END].reshape(B, parts, 48) > 0.5
-        sets = C.pack(cards.reshape(B * parts, 48)).reshape(B, parts)
+        packed = np.zeros((B * parts, 8), np.uint8)  # 6 bytes of card bits per set, 2 zero bytes
+        packed[:, :6] = np.packbits(obs[:, :_CARDS_END].reshape(B * parts, 48) > 0.5, axis=1,
+                                    bitorder="little")
+        sets = packed.view("<u8").reshape(B, parts).astype(np.uint64)
         self.hand, self.layout, self.captured_self, self.captured_opp, self.unseen = (
             sets[:, i] for i in range(5)
         )
-        self.played, self.flipped, self.picked = (
-            np.where(cards[:, j].any(axis=1), cards[:, j].argmax(axis=1), -1) for j in (5, 6, 7)
-        )
+        self.played, self.flipped, self.picked = (C.lowest_card(sets[:, j]) for j in (5, 6, 7))
         dec = obs[:, OBS_SLICES["decision"]] > 0.5
         self.decision = np.where(dec[:, :4].any(axis=1), dec[:, :4].argmax(axis=1), -1)
         self.observer_moves = dec[:, 4]

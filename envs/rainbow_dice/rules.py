@@ -284,6 +284,10 @@ class RainbowDice(Game):
             self.observer_seats(state, seats),
         )
 
+    def observation_position(self, obs_row):
+        """The position an observation of the seat to move shows (:func:`.observation.position_of`)."""
+        return observation.position_of(obs_row, self.num_players, self.copies_per_hand)
+
     # -------------------------------------------------------------- results
     def result(self, state, index=0):
         return {"scores": [int(x) for x in state.score[index]]}

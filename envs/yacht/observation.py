@@ -102,3 +102,38 @@ def decode_own(obs: np.ndarray):
     rolls_left = obs[:, 48:51].argmax(axis=1)
     is_open = obs[:, 52 + SEAT_OPEN.start : 52 + SEAT_OPEN.stop : SEAT_OPEN.step] > 0.5
     return dice.astype(np.int64), rolls_left.astype(np.int64), is_open
+
+
+def position_of(observation: np.ndarray, num_players: int) -> tuple[dict, int]:
+    """The position dict one (OBS_SIZE,) observation of the seat to move shows, and that seat.
+
+    The observation holds every part of a Yacht state: the dice, rerolls left, the round and
+    every sheet (the observer's first).  The observer's seat number is recovered from the
+    sheets: in turn order, the seats before the mover have filled one more category this
+    round than the mover.  ``ValueError`` when the present seats differ from
+    ``num_players``.
+    """
+    obs = np.asarray(observation, dtype=np.float32)
+    blocks = obs[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
+    present = int((blocks[:, SEAT_PRESENT] > 0.5).sum())
+    if present != num_players:
+        raise ValueError(f"the observation shows {present} seats, the game has {num_players}")
+    blocks = blocks[:num_players]
+    is_open = blocks[:, SEAT_OPEN] > 0.5
+    written = np.rint(blocks[:, SEAT_WRITTEN] * 50).astype(np.int64)
+    filled = (~is_open).sum(axis=1)
+    seat = int((filled > filled[0]).sum())
+    sheets = [None] * num_players
+    for j in range(num_players):
+        sheets[(seat + j) % num_players] = [None if is_open[j, c] else int(written[j, c])
+                                            for c in range(NUM_CATEGORIES)]
+    pos = {
+        "round": int(np.rint(obs[OBS_SLICES["round"].start] * 11)) + 1,
+        "to_move": seat,
+        "dice": (obs[OBS_SLICES["dice"]].reshape(5, 6).argmax(axis=1) + 1).tolist(),
+        "rolls_left": int(obs[OBS_SLICES["rolls_left"]].argmax()),
+        "sheets": sheets,
+    }
+    if not is_open.any():
+        pos["game_over"] = True
+    return pos, seat

@@ -166,6 +166,10 @@ class Yacht(Game):
             self.observer_seats(state, seats),
         )
 
+    def observation_position(self, obs_row):
+        """The position an observation of the seat to move shows (:func:`.observation.position_of`)."""
+        return observation.position_of(obs_row, self.num_players)
+
     # -------------------------------------------------------------- results
     @staticmethod
     def dice(state) -> np.ndarray:
