@@ -1,12 +1,21 @@
 """The Gymnasium vector env, generic over madang games: the batched core at batch size N.
 
-Autoreset mode: **same-step** (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``).
-When a game ends, ``step`` returns the first observation of the slot's next game, and
-``infos["final_obs"]`` / ``infos["final_info"]`` (with the ``_final_obs`` /
-``_final_info`` masks) hold the last observation and the result of the ended game.
-The next game continues the slot's random stream.  Masks of the returned
-observations are in ``infos["action_mask"]`` ((N, A) int8) and :meth:`action_masks`.
-Opponent seats are played inside, as in the single-agent env.
+Autoreset mode (config ``autoreset_mode``, also the attribute ``autoreset_mode`` and
+``metadata["autoreset_mode"]``):
+
+* ``"same_step"`` (default, ``AutoresetMode.SAME_STEP``): when a game ends, ``step`` returns
+  the first observation of the slot's next game, and ``infos["final_obs"]`` /
+  ``infos["final_info"]`` (with the ``_final_obs`` / ``_final_info`` masks) hold the last
+  observation and the result fields of the ended game.
+* ``"next_step"`` (``AutoresetMode.NEXT_STEP``, what RLlib's env runners assume): the step
+  that ends a game returns its last observation, its reward, ``terminated=True`` and its
+  result fields in ``infos``; the next ``step`` ignores that slot's action and returns the
+  first observation of its next game with reward 0.
+
+The next game continues the slot's random stream.  Masks of the returned observations are
+in ``infos["action_mask"]`` ((N, A) int8, all zeros for a game that is over),
+:meth:`~MadangVectorEnv.action_masks` and, with ``observation_mode="dict"``, the
+observations.  Opponent seats are played inside, as in the single-agent env.
 """
 
 from __future__ import annotations
@@ -17,17 +26,35 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..core import rng as core_rng
 from ..core.game import Game
-from .actions import check_options, make_game
+from .actions import check_illegal_config, check_options, make_game
+from .infos import ResultFields
+from .observations import check_observation_mode, observation, observation_space
 from .seats import play_opponents, resolve_opponents
 
-ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents")
+ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents", "autoreset_mode", "observation_mode", "info_mode",
+                "illegal_action", "illegal_penalty")
+
+AUTORESET_MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP}
+
+
+def check_autoreset_mode(mode) -> AutoresetMode:
+    """``"same_step"`` / ``"next_step"`` (or the ``AutoresetMode`` members) as an ``AutoresetMode``."""
+    for name, member in AUTORESET_MODES.items():
+        if mode == name or mode is member:
+            return member
+    raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)}, got {mode!r}")
 
 
 class MadangVectorEnv(VectorEnv):
     """N games of one madang game stepped together with one call of the batched core.
 
     Config: ``num_envs``, ``learner_seat`` (int or None for a random seat per game),
-    ``opponents`` (as in the single-agent env); the rest goes to the game's rules.
+    ``opponents`` (as in the single-agent env), ``autoreset_mode`` (``"same_step"`` or
+    ``"next_step"``, see the module docstring), ``observation_mode`` (``"flat"`` or
+    ``"dict"``), ``info_mode`` (``"full"`` or ``"numeric"``), ``illegal_action``
+    (``"raise"`` or ``"lose"``) and ``illegal_penalty`` as in the single-agent env; the rest
+    goes to the game's rules.
+
     ``reset(seed=s)`` seeds slot ``i`` with ``s + i`` (or ``seed`` may be a list of N
     seeds; every seed is an int reduced modulo 2**64, so ``s + i`` wraps), so slot ``i``
     replays the games of a single env seeded ``s + i``: its game stream, and with
@@ -35,8 +62,12 @@ class MadangVectorEnv(VectorEnv):
     generator seeded like that single env's ``np_random``).  Opponent bots share one
     generator across the slots.  ``reset`` takes no options (a non-dict is a ``ValueError``).
 
-    ``reset`` and ``step`` are atomic: if anything fails (an illegal learner action, or an
-    opponent bot that raises or picks an illegal action, reported as
+    Actions: an (N,) integer array.  With ``illegal_action="lose"`` an illegal action ends
+    that slot's game at once (``terminated``, reward ``-illegal_penalty``, ``reason``
+    ``"illegal"``); a wrong dtype or shape, or an id out of range, is always a ``ValueError``.
+
+    ``reset`` and ``step`` are atomic: if anything fails (an illegal learner action in
+    ``"raise"`` mode, or an opponent bot that raises or picks an illegal action, reported as
     :class:`~envs.adapters.seats.OpponentError` naming the bot), every slot is left as it
     was, random streams and generators included.
     """
@@ -44,7 +75,9 @@ class MadangVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, game_cls: type[Game], num_envs: int = 1, *, learner_seat="default",
-                 opponents=None, **game_config):
+                 opponents=None, autoreset_mode="same_step", observation_mode: str = "flat",
+                 info_mode: str = "full", illegal_action: str = "raise", illegal_penalty: float = 1.0,
+                 **game_config):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
@@ -58,8 +91,15 @@ class MadangVectorEnv(VectorEnv):
             raise ValueError(f"learner_seat must be None or an int in 0..{P - 1}, got {learner_seat!r}")
         self.learner_seat_config = learner_seat
         self.num_envs = int(num_envs)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        self.observation_mode = check_observation_mode(observation_mode)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
+        self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
+        self.info_mode = info_mode
         self.opponents = resolve_opponents(self.game, opponents)
-        self.single_observation_space = gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32)
+        self.single_observation_space = observation_space(self.game, observation_mode)
         self.single_action_space = gym.spaces.Discrete(self.game.num_actions)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, self.game.num_actions))
@@ -67,6 +107,11 @@ class MadangVectorEnv(VectorEnv):
         self.learner_seat = np.zeros(self.num_envs, dtype=np.int64)
         self._np_random = np.random.default_rng()
         self._seat_rngs: list[np.random.Generator] = []
+        # Slots whose game ended in the last step (next-step mode: they restart on the next one),
+        # and those of them that ended by an illegal learner action (not over in the core).
+        self._ended = np.zeros(self.num_envs, dtype=bool)
+        self._forfeited = np.zeros(self.num_envs, dtype=bool)
+        self._mask = np.zeros((self.num_envs, self.game.num_actions), dtype=np.int8)  # of the last return
 
     def reset(self, *, seed=None, options=None):
         check_options(options)
@@ -88,46 +133,91 @@ class MadangVectorEnv(VectorEnv):
         self._draw_seats(seats, seat_rngs, np.arange(n))
         play_opponents(self.game, state, seats, self.opponents, np_random)
         self.state, self.learner_seat, self._np_random, self._seat_rngs = state, seats, np_random, seat_rngs
-        return self._obs(), {"action_mask": self.action_masks()}
+        self._ended[:] = False
+        self._forfeited[:] = False
+        self._mask = mask = self.game.legal_mask(state).astype(np.int8)
+        return self._observe(state, seats, mask), {"action_mask": mask.copy(), **self.results.batch(n)}
 
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
-        # Work on copies, so that a failing opponent bot leaves every slot as it was.
+        # Work on copies, so that a failure leaves every slot as it was.
         state, seats = self.state.copy(), self.learner_seat.copy()
-        rng_states = [g.bit_generator.state for g in [self._np_random, *self._seat_rngs]]
+        ended, forfeited = self._ended.copy(), self._forfeited.copy()
+        generators = [self._np_random, *self._seat_rngs]
+        rng_states = [g.bit_generator.state for g in generators]
         try:
-            out = self._step(state, seats, np.asarray(actions))
+            out = self._step(state, seats, ended, forfeited, actions)
         except Exception:
-            for g, saved in zip([self._np_random, *self._seat_rngs], rng_states):
+            for g, saved in zip(generators, rng_states):
                 g.bit_generator.state = saved
             raise
-        self.state, self.learner_seat = state, seats
+        self.state, self.learner_seat, self._ended, self._forfeited = state, seats, ended, forfeited
+        self._mask = out[4]["action_mask"].copy()
         return out
 
-    def _step(self, state, seats, actions):
-        rewards = self.game.step(state, actions)[np.arange(self.num_envs), seats]
-        rewards = rewards + play_opponents(self.game, state, seats, self.opponents, self._np_random)
-        terminated = state.done.copy()
+    def _step(self, state, seats, ended, forfeited, actions):
+        n, game = self.num_envs, self.game
+        live = ~ended
+        actions = _check_actions(actions, n, game.num_actions, live)
+        rows = np.flatnonzero(live)
+        legal = self._mask[rows, actions[rows]].astype(bool)  # the mask of the last returned observations
+        illegal = rows[~legal]
+        if illegal.size and self.illegal_action == "raise":
+            i = int(illegal[0])
+            allowed = np.flatnonzero(self._mask[i]).tolist()
+            raise ValueError(f"illegal action {int(actions[i])} ({game.describe_action(int(actions[i]))}) "
+                             f"in slot {i}; legal actions: {allowed}")
+        restart = np.flatnonzero(ended)  # next-step mode: games that ended in the last step
+        if restart.size:
+            game.reset_where(state, ended)
+            self._draw_seats(seats, self._seat_rngs, restart)
+            ended[:] = forfeited[:] = False
+        moving = rows[legal]
+        rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
+        rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
+        rewards[restart] = 0.0  # what the opponents did before a new game's first decision
+        rewards[illegal] = -self.illegal_penalty
+        forfeited[illegal] = True
+        terminated = (state.done & live) | forfeited
+        idx = np.flatnonzero(terminated)
+        finished = {int(i): self._result(state, int(i), seats, forfeited) for i in idx}
         infos = {}
-        if terminated.any():
-            idx = np.flatnonzero(terminated)
-            final_obs = np.zeros((self.num_envs, self.game.obs_size), dtype=np.float32)
-            final_obs[idx] = self.game.observe(state.take(idx), seats[idx])
-            results = [self.game.result(state, int(i)) for i in idx]
-            infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
-            infos["final_info"], infos["_final_info"] = _stack_infos(results, idx, self.num_envs), terminated.copy()
-            self.game.reset_where(state, terminated)
-            self._draw_seats(seats, self._seat_rngs, idx)
-            play_opponents(self.game, state, seats, self.opponents, self._np_random)
-        infos["action_mask"] = self.game.legal_mask(state).astype(np.int8)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        obs = self.game.observe(state, seats)
-        return obs, rewards.astype(np.float32), terminated, truncated, infos
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            ended[idx] = True
+            fields = self.results.batch(n, finished)
+        else:
+            if idx.size:
+                final_mask = np.zeros((n, game.num_actions), dtype=np.int8)
+                final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
+                final_obs[idx] = game.observe(state.take(idx), seats[idx])
+                final_info = self.results.batch(n, finished)
+                final_info.update({f"_{k}": terminated.copy() for k in list(final_info)})
+                infos["final_obs"] = observation(final_obs, final_mask, self.observation_mode)
+                infos["_final_obs"], infos["final_info"], infos["_final_info"] = \
+                    terminated.copy(), final_info, terminated.copy()
+                game.reset_where(state, terminated)
+                forfeited[:] = False
+                self._draw_seats(seats, self._seat_rngs, idx)
+                play_opponents(game, state, seats, self.opponents, self._np_random)
+            fields = self.results.batch(n)
+        mask = game.legal_mask(state).astype(np.int8)
+        mask[forfeited] = 0
+        infos.update(action_mask=mask, **fields)
+        truncated = np.zeros(n, dtype=bool)
+        return self._observe(state, seats, mask), rewards.astype(np.float32), terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, A) int8 legal masks of the learner in every slot."""
-        return self.game.legal_mask(self.state).astype(np.int8)
+        """(N, A) int8 legal masks of the learner in every slot (all zeros where the game is over)."""
+        if self.state is None:
+            raise ValueError("call reset() before action_masks()")
+        return self._mask.copy()
+
+    def _result(self, state, i: int, seats, forfeited) -> dict:
+        """The result of slot ``i``'s game, which just ended (by the rules or a forfeit)."""
+        if forfeited[i]:
+            return {"reason": "illegal", **self.game.forfeit_result(state, i, int(seats[i]), self.illegal_penalty)}
+        return self.game.result(state, i)
 
     def _draw_seats(self, seats: np.ndarray, seat_rngs: list, idx: np.ndarray) -> None:
         """Set the learner's seat of the slots ``idx`` in ``seats`` (drawn per slot, or fixed)."""
@@ -137,18 +227,21 @@ class MadangVectorEnv(VectorEnv):
         else:
             seats[idx] = self.learner_seat_config
 
-    def _obs(self) -> np.ndarray:
-        return self.game.observe(self.state, self.learner_seat)
+    def _observe(self, state, seats, mask):
+        return observation(self.game.observe(state, seats), mask, self.observation_mode)
 
 
-def _stack_infos(results: list[dict], idx: np.ndarray, n: int) -> dict:
-    """Gymnasium-style dict of arrays (with ``_key`` masks) from per-slot result dicts."""
-    out: dict = {}
-    for k in {k for r in results for k in r}:
-        arr = np.empty(n, dtype=object)
-        present = np.zeros(n, dtype=bool)
-        for i, r in zip(idx, results):
-            if k in r:
-                arr[i], present[i] = r[k], True
-        out[k], out[f"_{k}"] = arr, present
-    return out
+def _check_actions(actions, n: int, num_actions: int, live: np.ndarray) -> np.ndarray:
+    """``actions`` as (n,) int64, or ``ValueError`` for a wrong dtype or shape or an id out of
+    range (checked only in the ``live`` slots: the others ignore their action)."""
+    arr = np.asarray(actions)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        raise ValueError(f"actions must have shape ({n},), got {arr.shape}")
+    arr = arr.astype(np.int64)
+    bad = live & ((arr < 0) | (arr >= num_actions))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"action {int(arr[i])} out of range 0..{num_actions - 1} (slot {i})")
+    return arr
