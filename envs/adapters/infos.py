@@ -3,7 +3,11 @@
 Every info of a game carries the game's *result fields* (the keys of its result:
 ``scores`` in the dice games, ``winner`` and ``payout`` in Go-Stop), ``reason`` and
 ``reason_code``.  Until the game ends they hold neutral values (scores all 0, ``winner``
-None, ``payout`` 0, ``reason`` None, ``reason_code`` 0); at the end, the result.
+-1, ``payout`` 0, ``reason`` None, ``reason_code`` 0); at the end, the result.  Each field
+keeps one type: a result's None for a number (Go-Stop's ``winner`` after a nagari) reads
+-1 in infos, and a payout is a float throughout if ``illegal_penalty`` is fractional.  So
+Gymnasium's ``SyncVectorEnv``, which types each info array by its first value, can stack
+them (``game.result()`` and positions keep None).
 
 Two info modes (adapter config ``info_mode``):
 
@@ -76,12 +80,12 @@ class ResultFields:
     def __init__(self, game, info_mode: str = "full", penalty: float = 1.0):
         self.info_mode = check_info_mode(info_mode)
         # The keys of a finished game's result, read off a fresh game (forfeit_result needs no end);
-        # with the env's penalty, a forfeit's payout fixes the payout's type in numeric arrays.
-        fresh = game.init([0])
-        neutral = {k: _neutral(k, v) for k, v in game.forfeit_result(fresh, 0, 0, 1.0).items()}
+        # with the env's penalty, a forfeit's payout fixes the payout's type.
+        template = game.forfeit_result(game.init([0]), 0, 0, penalty)
+        neutral = {k: _neutral(k, v) for k, v in template.items()}
+        self._types = {k: type(v) for k, v in neutral.items() if isinstance(v, (int, float))}
         neutral.update(reason=None, reason_code=0)
         self._neutral = convert(neutral, info_mode)
-        template = game.forfeit_result(fresh, 0, 0, penalty)
         self._dtypes = {k: np.asarray(v).dtype for k, v in convert(template, "numeric").items()}
         self._dtypes["reason_code"] = np.dtype(np.int64)
 
@@ -97,20 +101,22 @@ class ResultFields:
 
     def final(self, result: dict) -> dict:
         """The fields of a finished game with ``result`` (``reason`` may be absent: None)."""
+        result = {k: (-1 if v is None else self._types[k](v)) if k in self._types else v
+                  for k, v in result.items()}
         fields = {**self.neutral(), **convert(result, self.info_mode)}
         fields["reason_code"] = reason_code(result.get("reason"))
         return fields
 
     def batch(self, n: int, finished: dict[int, dict] | None = None) -> dict:
         """The fields of ``n`` games as arrays (vector env infos): game ``i`` neutral, or final
-        with ``finished[i]``.  Numeric mode gives numeric arrays; full mode object arrays
-        (``reason_code`` is always int64)."""
+        with ``finished[i]``.  Numbers give numeric arrays, lists and strings (full mode)
+        object arrays, as Gymnasium's ``SyncVectorEnv`` stacks them."""
         finished = finished or {}
         rows = [self.final(finished[i]) if i in finished else None for i in range(n)]
         out = {}
         for k, neutral in self._neutral.items():
             values = [neutral if r is None else r[k] for r in rows]
-            if self.info_mode == "numeric" or k == "reason_code":
+            if isinstance(neutral, (int, float, np.ndarray)):
                 out[k] = np.array(values, dtype=self._dtypes[k]).reshape(n, *np.shape(neutral))
             else:
                 arr = np.empty(n, dtype=object)
@@ -122,8 +128,8 @@ class ResultFields:
 
 def _neutral(key: str, value):
     """The value of result field ``key`` before the game ends (``value``: one from a result)."""
-    if key == "winner":  # a seat, or None when there is none
-        return None
+    if key == "winner":  # a seat, or -1 when there is none
+        return -1
     if isinstance(value, (list, tuple)):
         return [type(v)(0) for v in value]
     if isinstance(value, (bool, np.bool_)):
