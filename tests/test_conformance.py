@@ -268,11 +268,12 @@ class TestAdapters:
 
     @pytest.mark.parametrize("autoreset,obs_mode,illegal", [
         ("same_step", "flat", "raise"), ("same_step", "dict", "lose"),
-        ("next_step", "flat", "lose"), ("next_step", "dict", "raise"),
+        ("next_step", "flat", "lose"), ("next_step", "dict", "raise"), ("disabled", "dict", "lose"),
     ])
     def test_vector_env_matches_single_envs(self, game_name, config, autoreset, obs_mode, illegal):
         """Slot i of the vector env replays a single env seeded s + i, across autoresets, in every
-        autoreset and observation mode; with ``illegal_action="lose"`` some actions are illegal."""
+        autoreset and observation mode (disabled: the test restarts finished slots with
+        ``reset_mask``); with ``illegal_action="lose"`` some actions are illegal."""
         env_id = game_class(game_name).env_id
         n, mode = 3, AUTORESET_MODES[autoreset]
         config = dict(config, opponents=DETERMINISTIC_BOT[game_name], observation_mode=obs_mode,
@@ -302,7 +303,7 @@ class TestAdapters:
                 if t:
                     finished += 1
                     forfeits += inf["reason"] == "illegal"
-                    result = info if autoreset == "next_step" else info["final_info"]
+                    result = info["final_info"] if autoreset == "same_step" else info
                     for k in env_fields(inf):
                         assert _same(result[k][i], inf[k]), k
                     if autoreset == "same_step":
@@ -310,6 +311,16 @@ class TestAdapters:
                         o, inf = e.reset()
                 _assert_same_obs(obs, i, o)
                 np.testing.assert_array_equal(info["action_mask"][i], inf["action_mask"])
+            if autoreset == "disabled" and term.any():
+                before = obs
+                obs, info = venv.reset(options={"reset_mask": term})
+                for i, e in enumerate(singles):
+                    if term[i]:
+                        o, inf = e.reset()
+                        _assert_same_obs(obs, i, o)
+                        np.testing.assert_array_equal(info["action_mask"][i], inf["action_mask"])
+                    else:
+                        _assert_same_obs(obs, i, {k: v[i] for k, v in before.items()})
             ended = term & (autoreset == "next_step")
         assert finished > 0 and (forfeits > 0) == (illegal == "lose")
 

@@ -3,7 +3,7 @@
 Every info of a game carries the game's *result fields* (the keys of its result:
 ``scores`` in the dice games, ``winner`` and ``payout`` in Go-Stop), ``reason`` and
 ``reason_code``.  Until the game ends they hold neutral values (scores all 0, ``winner``
--1, ``payout`` 0, ``reason`` None, ``reason_code`` 0); at the end, the result.  Each field
+-1, ``payout`` 0, ``reason`` ``""``, ``reason_code`` 0); at the end, the result.  Each field
 keeps one type: a result's None for a number (Go-Stop's ``winner`` after a nagari) reads
 -1 in infos, and a payout is a float throughout if ``illegal_penalty`` is fractional.  So
 Gymnasium's ``SyncVectorEnv``, which types each info array by its first value, can stack
@@ -24,14 +24,15 @@ import numpy as np
 
 INFO_MODES = ("full", "numeric")
 
-REASONS = (None, "illegal", "stop", "chongtong", "three_ppuk", "nagari")
+REASONS = ("", "illegal", "stop", "chongtong", "three_ppuk", "nagari")
 """``info["reason_code"]`` is the index of ``info["reason"]`` here.
 
-0 (None): the game is still running, or ended without a named reason (the dice games).
+0 (``""``): the game is still running, or ended without a named reason (the dice games).
 1: lost by an illegal action (``illegal_action="lose"``).  2..5: how a Go-Stop deal ended.
 """
 
 REASON_CODES = {r: i for i, r in enumerate(REASONS)}
+REASON_CODES[None] = 0  # a result without a reason
 
 
 def check_info_mode(info_mode: str) -> str:
@@ -84,7 +85,7 @@ class ResultFields:
         template = game.forfeit_result(game.init([0]), 0, 0, penalty)
         neutral = {k: _neutral(k, v) for k, v in template.items()}
         self._types = {k: type(v) for k, v in neutral.items() if isinstance(v, (int, float))}
-        neutral.update(reason=None, reason_code=0)
+        neutral.update(reason="", reason_code=0)
         self._neutral = convert(neutral, info_mode)
         self._dtypes = {k: np.asarray(v).dtype for k, v in convert(template, "numeric").items()}
         self._dtypes["reason_code"] = np.dtype(np.int64)
@@ -100,7 +101,7 @@ class ResultFields:
                 for k, v in self._neutral.items()}
 
     def final(self, result: dict) -> dict:
-        """The fields of a finished game with ``result`` (``reason`` may be absent: None)."""
+        """The fields of a finished game with ``result`` (``reason`` may be absent: ``""``)."""
         result = {k: (-1 if v is None else self._types[k](v)) if k in self._types else v
                   for k, v in result.items()}
         fields = {**self.neutral(), **convert(result, self.info_mode)}

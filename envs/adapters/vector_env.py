@@ -11,6 +11,12 @@ Autoreset mode (config ``autoreset_mode``, also the attribute ``autoreset_mode``
   that ends a game returns its last observation, its reward, ``terminated=True`` and its
   result fields in ``infos``; the next ``step`` ignores that slot's action and returns the
   first observation of its next game with reward 0.
+* ``"disabled"`` (``AutoresetMode.DISABLED``, what TorchRL prefers): as next-step, but a
+  finished game waits for ``reset(options={"reset_mask": mask})``, which starts new games in
+  the slots ``mask`` selects (stepping a finished slot is a ``ValueError``).
+
+``reset(options={"reset_mask": mask})`` works in every mode: it restarts only the selected
+slots (continuing their streams, or from ``seed`` as in a full reset) and leaves the others.
 
 The next game continues the slot's random stream.  Masks of the returned observations are
 in ``infos["action_mask"]`` ((N, A) int8, all zeros for a game that is over),
@@ -34,7 +40,8 @@ from .seats import play_opponents, resolve_opponents
 ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents", "autoreset_mode", "observation_mode", "info_mode",
                 "illegal_action", "illegal_penalty")
 
-AUTORESET_MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP}
+AUTORESET_MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
+                   "disabled": AutoresetMode.DISABLED}
 
 
 def check_autoreset_mode(mode) -> AutoresetMode:
@@ -49,8 +56,8 @@ class MadangVectorEnv(VectorEnv):
     """N games of one madang game stepped together with one call of the batched core.
 
     Config: ``num_envs``, ``learner_seat`` (int or None for a random seat per game),
-    ``opponents`` (as in the single-agent env), ``autoreset_mode`` (``"same_step"`` or
-    ``"next_step"``, see the module docstring), ``observation_mode`` (``"flat"`` or
+    ``opponents`` (as in the single-agent env), ``autoreset_mode`` (``"same_step"``,
+    ``"next_step"`` or ``"disabled"``, see the module docstring), ``observation_mode`` (``"flat"`` or
     ``"dict"``), ``info_mode`` (``"full"`` or ``"numeric"``), ``illegal_action``
     (``"raise"`` or ``"lose"``) and ``illegal_penalty`` as in the single-agent env; the rest
     goes to the game's rules.
@@ -60,7 +67,8 @@ class MadangVectorEnv(VectorEnv):
     replays the games of a single env seeded ``s + i``: its game stream, and with
     ``learner_seat=None`` its seat draws (slot ``i`` draws its seats from its own
     generator seeded like that single env's ``np_random``).  Opponent bots share one
-    generator across the slots.  ``reset`` takes no options (a non-dict is a ``ValueError``).
+    generator across the slots.  ``reset`` options: ``reset_mask`` ((N,) bool, see the module
+    docstring); other keys are ignored (a non-dict is a ``ValueError``).
 
     Actions: an (N,) integer array.  With ``illegal_action="lose"`` an illegal action ends
     that slot's game at once (``terminated``, reward ``-illegal_penalty``, ``reason``
@@ -107,26 +115,20 @@ class MadangVectorEnv(VectorEnv):
         self.learner_seat = np.zeros(self.num_envs, dtype=np.int64)
         self._np_random = np.random.default_rng()
         self._seat_rngs: list[np.random.Generator] = []
-        # Slots whose game ended in the last step (next-step mode: they restart on the next one),
-        # and those of them that ended by an illegal learner action (not over in the core).
+        # Slots whose game ended and waits for its restart (next-step and disabled modes), their
+        # results, and those of them that ended by an illegal learner action (not over in the core).
         self._ended = np.zeros(self.num_envs, dtype=bool)
+        self._finished: dict[int, dict] = {}
         self._forfeited = np.zeros(self.num_envs, dtype=bool)
         self._mask = np.zeros((self.num_envs, self.game.num_actions), dtype=np.int8)  # of the last return
 
     def reset(self, *, seed=None, options=None):
-        check_options(options)
+        options = check_options(options)
         n = self.num_envs
-        if seed is None:
-            seeds = core_rng.seed_range(core_rng.seed_from_entropy(), n).tolist()
-            np_random = np.random.default_rng()
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = core_rng.seed_array(seed).tolist()
-            if len(seeds) != n:
-                raise ValueError(f"seed must be an int or {n} ints, got {len(seeds)}")
-            np_random = np.random.default_rng(seeds)
-        else:
-            seeds = core_rng.seed_range(seed, n).tolist()
-            np_random = np.random.default_rng(seeds[0])
+        reset_mask = options.get("reset_mask")
+        if reset_mask is not None and self.state is not None:
+            return self._reset_slots(seed, _check_reset_mask(reset_mask, n))
+        seeds, np_random = self._seeds(seed)
         state = self.game.init(seeds)
         seat_rngs = [np.random.default_rng(s) for s in seeds]
         seats = np.zeros(n, dtype=np.int64)
@@ -135,29 +137,78 @@ class MadangVectorEnv(VectorEnv):
         self.state, self.learner_seat, self._np_random, self._seat_rngs = state, seats, np_random, seat_rngs
         self._ended[:] = False
         self._forfeited[:] = False
+        self._finished = {}
         self._mask = mask = self.game.legal_mask(state).astype(np.int8)
         return self._observe(state, seats, mask), {"action_mask": mask.copy(), **self.results.batch(n)}
+
+    def _seeds(self, seed) -> tuple[list[int], np.random.Generator]:
+        """The N slot seeds of ``reset(seed=...)`` and the opponents' generator."""
+        n = self.num_envs
+        if seed is None:
+            return core_rng.seed_range(core_rng.seed_from_entropy(), n).tolist(), np.random.default_rng()
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = core_rng.seed_array(seed).tolist()
+            if len(seeds) != n:
+                raise ValueError(f"seed must be an int or {n} ints, got {len(seeds)}")
+            return seeds, np.random.default_rng(seeds)
+        seeds = core_rng.seed_range(seed, n).tolist()
+        return seeds, np.random.default_rng(seeds[0])
+
+    def _reset_slots(self, seed, where: np.ndarray):
+        """``reset(options={"reset_mask": where})``: new games in the slots ``where`` selects."""
+        n, game = self.num_envs, self.game
+        idx = np.flatnonzero(where)
+        state, seats, seat_rngs = self.state.copy(), self.learner_seat.copy(), list(self._seat_rngs)
+        generators = [self._np_random, *self._seat_rngs]
+        saved = [g.bit_generator.state for g in generators]
+        try:
+            if seed is None:
+                game.reset_where(state, where)
+            else:
+                seeds, _ = self._seeds(seed)
+                state.put(idx, game.init([seeds[i] for i in idx]))
+                for i in idx:
+                    seat_rngs[i] = np.random.default_rng(seeds[i])
+            self._draw_seats(seats, seat_rngs, idx)
+            play_opponents(game, state, seats, self.opponents, self._np_random)
+        except Exception:
+            for g, s in zip(generators, saved):
+                g.bit_generator.state = s
+            raise
+        self.state, self.learner_seat, self._seat_rngs = state, seats, seat_rngs
+        self._ended[idx] = self._forfeited[idx] = False
+        self._finished = {i: r for i, r in self._finished.items() if not where[i]}
+        mask = game.legal_mask(state).astype(np.int8)
+        mask[self._forfeited] = 0
+        self._mask = mask
+        return self._observe(state, seats, mask), {"action_mask": mask.copy(),
+                                                   **self.results.batch(n, self._finished)}
 
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
         # Work on copies, so that a failure leaves every slot as it was.
         state, seats = self.state.copy(), self.learner_seat.copy()
-        ended, forfeited = self._ended.copy(), self._forfeited.copy()
+        ended, forfeited, finished = self._ended.copy(), self._forfeited.copy(), dict(self._finished)
         generators = [self._np_random, *self._seat_rngs]
         rng_states = [g.bit_generator.state for g in generators]
         try:
-            out = self._step(state, seats, ended, forfeited, actions)
+            out = self._step(state, seats, ended, forfeited, finished, actions)
         except Exception:
             for g, saved in zip(generators, rng_states):
                 g.bit_generator.state = saved
             raise
         self.state, self.learner_seat, self._ended, self._forfeited = state, seats, ended, forfeited
+        self._finished = finished
         self._mask = out[4]["action_mask"].copy()
         return out
 
-    def _step(self, state, seats, ended, forfeited, actions):
+    def _step(self, state, seats, ended, forfeited, finished, actions):
         n, game = self.num_envs, self.game
+        if self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
+            i = int(np.flatnonzero(ended)[0])
+            raise ValueError(f"the game in slot {i} is over; start a new one with "
+                             "reset(options={'reset_mask': mask}) before step()")
         live = ~ended
         actions = _check_actions(actions, n, game.num_actions, live)
         rows = np.flatnonzero(live)
@@ -173,6 +224,7 @@ class MadangVectorEnv(VectorEnv):
             game.reset_where(state, ended)
             self._draw_seats(seats, self._seat_rngs, restart)
             ended[:] = forfeited[:] = False
+            finished.clear()
         moving = rows[legal]
         rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
         rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
@@ -181,9 +233,9 @@ class MadangVectorEnv(VectorEnv):
         forfeited[illegal] = True
         terminated = (state.done & live) | forfeited
         idx = np.flatnonzero(terminated)
-        finished = {int(i): self._result(state, int(i), seats, forfeited) for i in idx}
+        finished.update({int(i): self._result(state, int(i), seats, forfeited) for i in idx})
         infos = {}
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+        if self.autoreset_mode is not AutoresetMode.SAME_STEP:
             ended[idx] = True
             fields = self.results.batch(n, finished)
         else:
@@ -198,6 +250,7 @@ class MadangVectorEnv(VectorEnv):
                     terminated.copy(), final_info, terminated.copy()
                 game.reset_where(state, terminated)
                 forfeited[:] = False
+                finished.clear()
                 self._draw_seats(seats, self._seat_rngs, idx)
                 play_opponents(game, state, seats, self.opponents, self._np_random)
             fields = self.results.batch(n)
@@ -229,6 +282,14 @@ class MadangVectorEnv(VectorEnv):
 
     def _observe(self, state, seats, mask):
         return observation(self.game.observe(state, seats), mask, self.observation_mode)
+
+
+def _check_reset_mask(mask, n: int) -> np.ndarray:
+    """The ``reset_mask`` option as an (n,) bool array, or ``ValueError``."""
+    arr = np.asarray(mask)
+    if arr.dtype != bool or arr.shape != (n,):
+        raise ValueError(f"reset_mask must be an ({n},) bool array, got {arr.dtype} of shape {arr.shape}")
+    return arr
 
 
 def _check_actions(actions, n: int, num_actions: int, live: np.ndarray) -> np.ndarray:
