@@ -18,8 +18,10 @@ Autoreset mode (config ``autoreset_mode``, also the attribute ``autoreset_mode``
 ``reset(options={"reset_mask": mask})`` works in every mode: it restarts only the selected
 slots (continuing their streams, or from ``seed`` as in a full reset) and leaves the others.
 
-The next game continues the slot's random stream.  Masks of the returned observations are
-in ``infos["action_mask"]`` ((N, A) int8, all zeros for a game that is over),
+The next game continues the slot's random stream.  ``infos`` hold, per slot, the learner's
+seat (``learner_seat``) and the result fields (:mod:`~envs.adapters.infos`: neutral until the
+game ends).  Masks of the returned observations are in ``infos["action_mask"]`` ((N, A)
+int8, all zeros for a game that is over),
 :meth:`~MadangVectorEnv.action_masks` and, with ``observation_mode="dict"``, the
 observations.  Opponent seats are played inside, as in the single-agent env.
 """
@@ -139,7 +141,8 @@ class MadangVectorEnv(VectorEnv):
         self._forfeited[:] = False
         self._finished = {}
         self._mask = mask = self.game.legal_mask(state).astype(np.int8)
-        return self._observe(state, seats, mask), {"action_mask": mask.copy(), **self.results.batch(n)}
+        return self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
+                                                   **self.results.batch(n)}
 
     def _seeds(self, seed) -> tuple[list[int], np.random.Generator]:
         """The N slot seeds of ``reset(seed=...)`` and the opponents' generator."""
@@ -181,7 +184,7 @@ class MadangVectorEnv(VectorEnv):
         mask = game.legal_mask(state).astype(np.int8)
         mask[self._forfeited] = 0
         self._mask = mask
-        return self._observe(state, seats, mask), {"action_mask": mask.copy(),
+        return self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
                                                    **self.results.batch(n, self._finished)}
 
     def step(self, actions):
@@ -243,7 +246,7 @@ class MadangVectorEnv(VectorEnv):
                 final_mask = np.zeros((n, game.num_actions), dtype=np.int8)
                 final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
                 final_obs[idx] = game.observe(state.take(idx), seats[idx])
-                final_info = self.results.batch(n, finished)
+                final_info = {"learner_seat": seats.copy(), **self.results.batch(n, finished)}
                 final_info.update({f"_{k}": terminated.copy() for k in list(final_info)})
                 infos["final_obs"] = observation(final_obs, final_mask, self.observation_mode)
                 infos["_final_obs"], infos["final_info"], infos["_final_info"] = \
@@ -256,7 +259,7 @@ class MadangVectorEnv(VectorEnv):
             fields = self.results.batch(n)
         mask = game.legal_mask(state).astype(np.int8)
         mask[forfeited] = 0
-        infos.update(action_mask=mask, **fields)
+        infos.update(action_mask=mask, learner_seat=seats.copy(), **fields)
         truncated = np.zeros(n, dtype=bool)
         return self._observe(state, seats, mask), rewards.astype(np.float32), terminated, truncated, infos
 
