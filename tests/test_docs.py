@@ -128,3 +128,27 @@ def test_readme_links_every_doc():
     readme = (ROOT / "README.md").read_text()
     for page in (ROOT / "docs").rglob("*.md"):
         assert f"({page.relative_to(ROOT)})" in readme, f"README does not link {page.relative_to(ROOT)}"
+
+
+def test_adapter_options_table_is_the_code():
+    """docs/interface.md lists every adapter option once, with the envs that take it and its values."""
+    from envs.adapters import gym_env, pettingzoo_env, vector_env
+    from envs.adapters.infos import INFO_MODES
+    from envs.adapters.observations import OBSERVATION_MODES
+
+    rows = {r[0]: r for r in _rows((ROOT / "docs" / "interface.md").read_text(), "option")}
+    takers = {"single": gym_env.ADAPTER_KEYS, "vector": vector_env.ADAPTER_KEYS,
+              "PettingZoo": pettingzoo_env.ADAPTER_KEYS}
+    assert set(rows) == set().union(*takers.values()) - {"num_envs"}
+    for key, cells in rows.items():
+        assert {e.strip() for e in cells[1].split(",")} == {name for name, keys in takers.items() if key in keys}
+    for key, modes in (("autoreset_mode", vector_env.AUTORESET_MODES), ("observation_mode", OBSERVATION_MODES),
+                       ("info_mode", INFO_MODES)):
+        assert re.findall(r'"([a-z_]+)"', rows[key][2]) == list(modes)
+
+
+def test_reason_code_table_is_the_code():
+    from envs.adapters.infos import REASONS
+
+    rows = _rows((ROOT / "docs" / "interface.md").read_text(), "`reason_code`")
+    assert [(int(r[0]), "" if r[1] == '""' else r[1]) for r in rows] == list(enumerate(REASONS))
