@@ -18,7 +18,7 @@ from tools import require_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 RLLIB_PYTHON = ROOT / ".venv-rllib" / "bin" / "python"
-RLLIB_TESTS = ["tests/rllib", "tests/test_adapter_options.py", "tests/test_conformance.py"]
+RLLIB_TESTS = ["tests/rllib", "tests/test_adapter_options.py", "tests/test_conformance.py::TestAdapters"]
 
 
 def test_rllib_suite_passes_in_the_rllib_venv():

@@ -115,7 +115,7 @@ def _shards(game_name: str, bots, seeds, rng_seed: int, game_config: dict, shard
     """The games ``seeds`` of one seating, in shards of ``shard_games`` (see the module docstring)."""
     if isinstance(shard_games, bool) or not isinstance(shard_games, (int, np.integer)) or shard_games < 1:
         raise ValueError(f"shard_games must be a positive int, got {shard_games!r}")
-    seeds = np.asarray(seeds)
+    seeds, rng_seed = np.asarray(seeds), normalize_seed(rng_seed)
     return [Shard(game_name, tuple(bots), seeds[k:k + shard_games], normalize_seed(rng_seed + k), game_config)
             for k in range(0, len(seeds), shard_games)]
 
@@ -193,6 +193,8 @@ def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, *, sha
     ``k`` share ``default_rng(seed + k)``.  ``runner`` (default :class:`LocalRunner`) plays the
     shards; ``progress(done, total)`` follows them.
     """
+    if num_games < 1:
+        raise ValueError(f"play_match needs at least one game, got {num_games}")
     bots = [_bot(b) for b in bots]
     shards = _shards(game_name, bots, seed_range(seed, num_games), seed, game_config, shard_games)
     return _joined((runner or LocalRunner()).map(shards, progress))[0]

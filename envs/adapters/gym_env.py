@@ -175,6 +175,8 @@ class MadangEnv(gym.Env):
 
     def _obs(self):
         obs = self.game.observe(self.state, np.array([self.learner_seat]))[0].copy()
+        if self.observation_mode == "flat":
+            return obs
         return observation(obs, self.action_masks(), self.observation_mode)
 
     def _info(self) -> dict:

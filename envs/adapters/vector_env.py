@@ -229,7 +229,10 @@ class MadangVectorEnv(VectorEnv):
             ended[:] = forfeited[:] = False
             finished.clear()
         moving = rows[legal]
-        rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
+        if moving.size == n:  # the usual case: every slot moves (checked above)
+            rewards = game.step(state, actions, check=False)[np.arange(n), seats]
+        else:
+            rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
         rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
         rewards[restart] = 0.0  # what the opponents did before a new game's first decision
         rewards[illegal] = -self.illegal_penalty
