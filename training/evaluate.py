@@ -64,9 +64,10 @@ class SoloResult:
         return None if self.optimum is None else self.mean / self.optimum
 
 
-def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0) -> SoloResult:
-    """Mean ± standard error of a bot's solitaire score over ``num_games`` seeded games."""
-    scores = play_match(game_name, [bot], num_games, seed)[:, 0]
+def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, **game_config) -> SoloResult:
+    """Mean ± standard error of a bot's solitaire score over ``num_games`` seeded games
+    (``game_config``: rules options such as Rainbow Dice's ``copies_per_hand``)."""
+    scores = play_match(game_name, [bot], num_games, seed, **game_config)[:, 0]
     optimum = None
     if game_name == "yacht":
         from agents.yacht_dp import solve

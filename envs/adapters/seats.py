@@ -39,12 +39,13 @@ def resolve_opponents(game: Game, opponents) -> list:
     return bots
 
 
-def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng) -> np.ndarray:
+def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng, seating=None) -> np.ndarray:
     """Let the bots move in every game until it is the learner's turn or the game is over.
 
     ``learner_seat`` (B,) per game; ``bots[j]`` sits in the j-th non-learner seat (seat
-    order, skipping the learner).  Mutates ``state``; returns the (B,) float32 rewards the
-    learner collected meanwhile.
+    order, skipping the learner), or, with ``seating`` (B, P - 1) ints, ``bots[seating[b, j]]``
+    does in game ``b``.  Mutates ``state``; returns the (B,) float32 rewards the learner
+    collected meanwhile.
     """
     B = state.batch_size
     collected = np.zeros(B, dtype=np.float32)
@@ -55,6 +56,8 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng)
         rows = np.flatnonzero(pending)
         seat = state.to_move[rows].astype(np.int64)
         which = np.where(seat < learner_seat[rows], seat, seat - 1)
+        if seating is not None:
+            which = seating[rows, which]
         actions = np.empty(rows.size, dtype=np.int64)
         sub = state.take(rows)
         obs = game.observe(sub)
