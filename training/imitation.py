@@ -190,7 +190,8 @@ def _returns(reward, episode, step, gamma: float) -> np.ndarray:
 
 def behaviour_clone(model, demos: Demonstrations, epochs: int, minibatch_size: int, learning_rate: float,
                     vf_coef: float, device, rng: np.random.Generator, log=None) -> dict:
-    """Fit ``model`` to the teacher: cross-entropy on its actions plus ``vf_coef`` x value MSE.
+    """Fit ``model`` to the teacher: cross-entropy on its actions plus ``vf_coef`` x value MSE
+    (Adam, ``learning_rate`` decayed linearly to 0 over the epochs).
 
     The last 5 % of the decisions are held out; returns the held-out accuracy (the model's
     argmax equals the teacher's action), cross-entropy and value loss after the last epoch.
@@ -199,11 +200,15 @@ def behaviour_clone(model, demos: Demonstrations, epochs: int, minibatch_size: i
     held = max(1, n // 20)
     train_idx = np.arange(n - held)
     opt = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5)
+    steps = epochs * -(-train_idx.size // minibatch_size)
+    done = 0
     stats: dict = {}
     for epoch in range(epochs):
         model.train()
         rng.shuffle(train_idx)
         for start in range(0, train_idx.size, minibatch_size):
+            opt.param_groups[0]["lr"] = learning_rate * (1 - done / steps)  # linear decay to 0
+            done += 1
             mb = torch.from_numpy(train_idx[start : start + minibatch_size])
             ce, vloss, _ = _bc_losses(model, demos, mb, device)
             loss = ce + vf_coef * vloss

@@ -227,6 +227,8 @@ class PPOTrainer:
         self.global_step = 0
         self.update = 0
         self.bc_done = False
+        self.bc_stats: dict = {}
+        """The warm start's held-out figures (empty without one)."""
         counts = split_games(config.num_envs, [spec.share for spec in specs])
         self.tables = [Table(spec, g, n, None, self.rng) for spec, g, n in zip(specs, games, counts)]
         names = set().union(*(t.bot_names() for t in self.tables))
@@ -359,7 +361,7 @@ class PPOTrainer:
         stats = behaviour_clone(self.model, demos, cfg.bc_epochs, cfg.bc_minibatch_size, cfg.bc_learning_rate,
                                 cfg.vf_coef, self.device, self.rng, log=log)
         self.pool.reset(self.model)
-        self.bc_done = True
+        self.bc_done, self.bc_stats = True, {**stats, "bc_teacher": demos.teacher}
         return stats
 
     def train(self, callback=None, evaluate=None, checkpoint_path: str | Path | None = None,
@@ -380,19 +382,22 @@ class PPOTrainer:
 
         A fresh run with ``bc_teacher`` first runs :meth:`warm_start` (its data goes to
         ``demonstrations/`` next to the checkpoint unless ``bc_data`` says otherwise), reports
-        its statistics through ``log`` (a callable taking a str or dict) and checkpoints it.
+        its statistics through ``log`` (a callable taking a str or dict) and checkpoints it;
+        its time counts against ``time_budget_s``.
         """
         cfg = self.config
+        started, first_step, first_update = time.monotonic(), self.global_step, self.update
         if cfg.bc_teacher and not self.bc_done and self.update == 0:
             data_dir = Path(checkpoint_path).parent / "demonstrations" if checkpoint_path else None
-            bc = self.warm_start(data_dir, log=log)
+            self.warm_start(data_dir, log=log)
+            if evaluate is not None:
+                self.bc_stats["evaluation"] = evaluate(self.greedy_bot())
+                if log:
+                    log({"warm_start_evaluation": self.bc_stats["evaluation"]})
             if checkpoint_path is not None:
                 self.save(checkpoint_path)
-            if callback is None and log:
-                log(bc)
         buf = Rollout(cfg.num_steps, cfg.num_envs, self.game.obs_size, self.game.num_actions, self.device)
         stats: dict = {}
-        started, first_step, first_update = time.monotonic(), self.global_step, self.update
         while self.global_step < cfg.total_steps:
             if cfg.anneal_lr:
                 frac = 1.0 - self.global_step / cfg.total_steps
@@ -461,6 +466,7 @@ class PPOTrainer:
                 "global_step": self.global_step,
                 "update": self.update,
                 "bc_done": self.bc_done,
+                "bc_stats": json.dumps(self.bc_stats),
                 "torch_rng": torch.get_rng_state(),
                 "np_rng": json.dumps(self.rng.bit_generator.state),
             },
@@ -486,6 +492,7 @@ class PPOTrainer:
         trainer.pool.load_state(ckpt, trainer.model)
         trainer.global_step, trainer.update = int(ckpt["global_step"]), int(ckpt["update"])
         trainer.bc_done = bool(ckpt.get("bc_done", False))
+        trainer.bc_stats = json.loads(ckpt.get("bc_stats", "{}"))
         torch.set_rng_state(ckpt["torch_rng"])
         trainer.rng.bit_generator.state = json.loads(ckpt["np_rng"])
         trainer._start_games(config.seed + trainer.update)

@@ -172,7 +172,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                               time_budget_s=time_budget_s, log=console.print)
     writer.close()
     save_policy(trainer.model, run_dir / "policy", config.game, training_config=config.to_dict(),
-                global_step=trainer.global_step, evaluation=last_eval)
+                global_step=trainer.global_step, evaluation=last_eval, warm_start=trainer.bc_stats or None)
     console.print(f"wrote {run_dir / 'policy.pt'} and policy.json; final {last_eval or stats}")
     if stats.get("stopped"):
         console.print(f"stopped by the time budget at step {trainer.global_step:,} of "
