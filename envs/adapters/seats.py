@@ -87,12 +87,13 @@ def _bot_actions(game: Game, bot, seats: np.ndarray, obs, mask, rng) -> np.ndarr
     return arr
 
 
-def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng) -> np.ndarray:
+def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng, seating=None) -> np.ndarray:
     """Let the bots move in every game until it is the learner's turn or the game is over.
 
     ``learner_seat`` (B,) per game; ``bots[j]`` sits in the j-th non-learner seat (seat
-    order, skipping the learner).  Mutates ``state``; returns the (B,) float32 rewards the
-    learner collected meanwhile.  A bot that raises or picks a malformed or illegal action
+    order, skipping the learner), or, with ``seating`` (B, P - 1) ints, ``bots[seating[b, j]]``
+    does in game ``b``.  Mutates ``state``; returns the (B,) float32 rewards the learner
+    collected meanwhile.  A bot that raises or picks a malformed or illegal action
     raises :class:`OpponentError` naming it; ``state`` may then be partly advanced (the
     envs restore their snapshot).
     """
@@ -105,6 +106,8 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng)
         rows = np.flatnonzero(pending)
         seat = state.to_move[rows].astype(np.int64)
         which = np.where(seat < learner_seat[rows], seat, seat - 1)
+        if seating is not None:
+            which = seating[rows, which]
         actions = np.empty(rows.size, dtype=np.int64)
         sub = state.take(rows)
         obs = game.observe(sub)
