@@ -51,6 +51,8 @@ class BenchResult:
     steps: int
     loop_steps: int
     oracle_steps_per_s: float | None = None
+    step_us: float = 0.0
+    oracle_step_us: float | None = None
 
     @property
     def ratio(self) -> float:
@@ -62,8 +64,13 @@ class BenchResult:
         """How many times faster the compiled core is than the numpy oracle."""
         return None if self.oracle_steps_per_s is None else self.steps_per_s / self.oracle_steps_per_s
 
+    @property
+    def step_ratio(self) -> float | None:
+        """How many times faster one ``Game.step`` call of the compiled core is than the oracle's."""
+        return None if self.oracle_step_us is None else self.oracle_step_us / self.step_us
+
     def as_dict(self) -> dict:
-        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio)
+        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio, step_ratio=self.step_ratio)
 
 
 def oracle_class(game_name: str):
@@ -83,26 +90,32 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def bench_batched(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, core=None,
-                  **config) -> tuple[float, int]:
-    """Env steps/s of a batched core (default the game's; ``core`` another ``Game`` class)."""
+                  **config) -> tuple[float, int, float]:
+    """Env steps/s of a batched core (default the game's; ``core`` another ``Game`` class).
+
+    Returns ``(steps_per_s, steps, step_us)``: ``step_us`` is the mean time of one
+    ``game.step`` call alone (the rules applying B actions), in microseconds.
+    """
     game = (core or game_class(game_name))(**config)
     state = game.init(seed + np.arange(batch))
     rng = np.random.default_rng(seed)
     mask = game.legal_mask(state)
     obs = game.observe(state)
-    steps, start = 0, time.perf_counter()
+    steps, calls, in_step, start = 0, 0, 0.0, time.perf_counter()
     deadline = start + seconds
     while True:
         actions = random_legal(mask, rng)
+        t0 = time.perf_counter()
         game.step(state, actions, check=False)
+        t1 = time.perf_counter()
         game.reset_where(state, state.done)
         mask = game.legal_mask(state)
         obs = game.observe(state)
-        steps += batch
-        if time.perf_counter() >= deadline:
+        steps, calls, in_step = steps + batch, calls + 1, in_step + (t1 - t0)
+        if t1 >= deadline:
             break
     del obs
-    return steps / (time.perf_counter() - start), steps
+    return steps / (time.perf_counter() - start), steps, 1e6 * in_step / calls
 
 
 def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, **config) -> tuple[float, int]:
@@ -209,7 +222,9 @@ def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, **config)
     """Yield a :class:`BenchResult` per batch size (core, oracle and loop measured back to back)."""
     oracle = oracle_class(game_name)
     for b in batches:
-        sps, n = bench_batched(game_name, b, seconds, **config)
-        osps = None if oracle is None else bench_batched(game_name, b, seconds, core=oracle, **config)[0]
+        sps, n, step_us = bench_batched(game_name, b, seconds, **config)
+        osps = ostep_us = None
+        if oracle is not None:
+            osps, _, ostep_us = bench_batched(game_name, b, seconds, core=oracle, **config)
         lsps, ln = bench_loop(game_name, b, seconds, **config)
-        yield BenchResult(game_name, b, sps, lsps, n, ln, osps)
+        yield BenchResult(game_name, b, sps, lsps, n, ln, osps, step_us, ostep_us)
