@@ -7,9 +7,11 @@ and the acting seat's observations.  Actions are uniformly random legal ones (on
 loop; finished games are replaced at once (counted too).  Measured side by side in one
 run:
 
-* **core**: the batched core (the compiled rules) at batch size B;
+* **core**: the batched core (the compiled rules) at batch size B, and the mean time of one
+  ``game.step`` call;
 * **oracle**: the same loop on the game's former numpy core, kept as the test oracle in
-  ``tests/oracles/`` (only in a source checkout; absent for games without one);
+  ``tests/oracles/`` (only in a source checkout; absent for games without one); core and
+  oracle alternate in short rounds, so both see the same machine load;
 * **loop**: a plain Python loop stepping B single envs (the core at batch size 1,
   unwrapped) one after another, what a user without the batched core would write; in
   multi-player games the decisions the env's opponent bots make inside ``step`` count as
@@ -218,13 +220,28 @@ def bench_aec(game_name: str, seconds: float = 1.0, seed: int = 0, **config) -> 
     return {"steps_per_s": steps / (time.perf_counter() - start), "steps": steps}
 
 
-def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, **config):
-    """Yield a :class:`BenchResult` per batch size (core, oracle and loop measured back to back)."""
+def _interleaved(game_name: str, batch: int, seconds: float, cores: list, rounds: int, **config) -> list:
+    """``bench_batched`` of each core in ``cores`` (None: the game's), alternating in ``rounds``
+    rounds of ``seconds / rounds`` each, so that every core sees the same machine load.
+    Returns one ``(steps_per_s, steps, step_us)`` per core, over all its rounds."""
+    totals = [[0, 0.0, 0.0] for _ in cores]  # steps, seconds, seconds inside step
+    for r in range(rounds):
+        for k, core in enumerate(cores):
+            sps, n, step_us = bench_batched(game_name, batch, seconds / rounds, seed=r, core=core, **config)
+            totals[k][0] += n
+            totals[k][1] += n / sps
+            totals[k][2] += step_us * 1e-6 * (n // batch)
+    return [(n / t, n, 1e6 * in_step / (n // batch)) for n, t, in_step in totals]
+
+
+def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, rounds: int = 3, **config):
+    """Yield a :class:`BenchResult` per batch size: the core and its oracle alternate over
+    ``rounds`` rounds (``seconds`` each in all), then the per-game loop runs."""
     oracle = oracle_class(game_name)
+    cores = [None] if oracle is None else [None, oracle]
     for b in batches:
-        sps, n, step_us = bench_batched(game_name, b, seconds, **config)
-        osps = ostep_us = None
-        if oracle is not None:
-            osps, _, ostep_us = bench_batched(game_name, b, seconds, core=oracle, **config)
+        measured = _interleaved(game_name, b, seconds, cores, rounds, **config)
+        sps, n, step_us = measured[0]
+        osps, _, ostep_us = measured[1] if oracle is not None else (None, 0, None)
         lsps, ln = bench_loop(game_name, b, seconds, **config)
         yield BenchResult(game_name, b, sps, lsps, n, ln, osps, step_us, ostep_us)
