@@ -190,23 +190,27 @@ class MadangVectorEnv(VectorEnv):
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
-        # Work on copies, so that a failure leaves every slot as it was.
-        state, seats = self.state.copy(), self.learner_seat.copy()
+        # A failure leaves every slot as it was: opponents play on a copy of the state, the
+        # slot flags are copies, and each generator's state is saved before its first draw
+        # (see _step).  Without opponents nothing can fail after the actions are checked, so
+        # one-player games step in place.
+        solo = self.game.num_players == 1
+        state, seats = (self.state if solo else self.state.copy()), self.learner_seat.copy()
         ended, forfeited, finished = self._ended.copy(), self._forfeited.copy(), dict(self._finished)
-        generators = [self._np_random, *self._seat_rngs]
-        rng_states = [g.bit_generator.state for g in generators]
+        saved: dict = {}
         try:
-            out = self._step(state, seats, ended, forfeited, finished, actions)
+            out = self._step(state, seats, ended, forfeited, finished, actions, saved)
         except Exception:
-            for g, saved in zip(generators, rng_states):
-                g.bit_generator.state = saved
+            for g, st in saved.items():
+                g.bit_generator.state = st
             raise
         self.state, self.learner_seat, self._ended, self._forfeited = state, seats, ended, forfeited
         self._finished = finished
         self._mask = out[4]["action_mask"].copy()
         return out
 
-    def _step(self, state, seats, ended, forfeited, finished, actions):
+    def _step(self, state, seats, ended, forfeited, finished, actions, saved: dict):
+        """One step of every slot; ``saved`` collects each generator's state before it draws."""
         n, game = self.num_envs, self.game
         if self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
             i = int(np.flatnonzero(ended)[0])
@@ -225,6 +229,7 @@ class MadangVectorEnv(VectorEnv):
         restart = np.flatnonzero(ended)  # next-step mode: games that ended in the last step
         if restart.size:
             game.reset_where(state, ended)
+            self._save_seat_rngs(saved, restart)
             self._draw_seats(seats, self._seat_rngs, restart)
             ended[:] = forfeited[:] = False
             finished.clear()
@@ -233,6 +238,8 @@ class MadangVectorEnv(VectorEnv):
             rewards = game.step(state, actions, check=False)[np.arange(n), seats]
         else:
             rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
+        if game.num_players > 1:
+            saved.setdefault(self._np_random, self._np_random.bit_generator.state)
         rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
         rewards[restart] = 0.0  # what the opponents did before a new game's first decision
         rewards[illegal] = -self.illegal_penalty
@@ -257,6 +264,7 @@ class MadangVectorEnv(VectorEnv):
                 game.reset_where(state, terminated)
                 forfeited[:] = False
                 finished.clear()
+                self._save_seat_rngs(saved, idx)
                 self._draw_seats(seats, self._seat_rngs, idx)
                 play_opponents(game, state, seats, self.opponents, self._np_random)
             fields = self.results.batch(n)
@@ -277,6 +285,12 @@ class MadangVectorEnv(VectorEnv):
         if forfeited[i]:
             return {"reason": "illegal", **self.game.forfeit_result(state, i, int(seats[i]), self.illegal_penalty)}
         return self.game.result(state, i)
+
+    def _save_seat_rngs(self, saved: dict, idx: np.ndarray) -> None:
+        """Add the states of the seat generators of the slots ``idx`` (those that will draw) to ``saved``."""
+        if self.learner_seat_config is None:
+            for i in idx:
+                saved.setdefault(self._seat_rngs[i], self._seat_rngs[i].bit_generator.state)
 
     def _draw_seats(self, seats: np.ndarray, seat_rngs: list, idx: np.ndarray) -> None:
         """Set the learner's seat of the slots ``idx`` in ``seats`` (drawn per slot, or fixed)."""
