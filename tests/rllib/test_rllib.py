@@ -46,9 +46,9 @@ class CountingVectorEnv(MadangVectorEnv):
 
     applied = 0
 
-    def _step(self, state, seats, ended, forfeited, finished, actions):
+    def _step(self, state, seats, ended, forfeited, finished, *rest):
         live = int((~ended).sum())
-        out = super()._step(state, seats, ended, forfeited, finished, actions)
+        out = super()._step(state, seats, ended, forfeited, finished, *rest)
         type(self).applied += live
         return out
 
