@@ -229,6 +229,59 @@ def test_ray_runner_reports_every_shard():
     np.testing.assert_array_equal(values, play_match("rainbow_dice", ["random"], 20, seed=3, shard_games=6))
 
 
+# ------------------------------------------------------------- the documented cluster commands
+@pytest.fixture
+def ray_cluster():
+    """A one-node Ray cluster started as the docs say (``ray start --head``); yields its address.
+
+    Its temp dir is its own, so ``ray.init()`` elsewhere does not find it; stopping the
+    ``--block`` process stops the cluster's processes (``ray stop`` would stop every Ray here).
+    """
+    import shutil
+    import socket
+    import tempfile
+    import time
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    address = f"127.0.0.1:{port}"
+    ray_cli = str(Path(sys.executable).parent / "ray")
+    temp_dir = tempfile.mkdtemp(prefix="rc", dir="/tmp")  # short: Ray's socket paths have a length limit
+    head = subprocess.Popen([ray_cli, "start", "--head", "--block", "--port", str(port), "--num-cpus", "2",
+                             "--include-dashboard=false", "--disable-usage-stats", "--temp-dir", temp_dir],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180
+        while subprocess.run([ray_cli, "status", "--address", address], capture_output=True).returncode:
+            assert head.poll() is None and time.monotonic() < deadline, "ray start --head did not come up"
+            time.sleep(2)
+        yield address
+    finally:
+        head.terminate()
+        head.wait(timeout=120)
+        shutil.rmtree(temp_dir, ignore_errors=True)
+
+
+def test_the_documented_commands_run_on_a_ray_cluster(ray_cluster):
+    """The example trains with a remote env runner of the cluster, and eval --ray ADDRESS there
+    gives the local results (the cluster's workers import nothing of madang themselves)."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env.pop("RAY_ADDRESS", None)
+    r = subprocess.run([sys.executable, "-m", "training.rllib_example", "--mode", "vector", "--game", "yacht",
+                        "--address", ray_cluster, "--env-runners", "1", "--envs", "16", "--iterations", "1"],
+                       cwd=ROOT, capture_output=True, text=True, env=env, timeout=900)
+    assert r.returncode == 0, r.stderr[-3000:]
+    line = next(x for x in r.stdout.splitlines() if x.startswith("iteration 1:"))
+    assert line.endswith("forfeits 0") and " 0 games" not in line, line
+    argv = ["eval", "gostop", "--bots", "gostop-greedy", "random", "--games", "24", "--shard-games", "8", "--json"]
+    remote, local = (subprocess.run([sys.executable, "-m", "training.cli", *argv, *extra], cwd=ROOT,
+                                    capture_output=True, text=True, env=env, timeout=600)
+                     for extra in (["--ray", ray_cluster], []))
+    assert remote.returncode == 0 and local.returncode == 0, remote.stderr[-3000:] + local.stderr[-3000:]
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+
+
 # ---------------------------------------------------------------------- the docs' RLlib snippets
 def _rllib_blocks():
     sys.path.insert(0, str(ROOT / "tests"))
