@@ -1,7 +1,7 @@
 """The RLlib and Ray tests, run in the RLlib venv: ray pins gymnasium 1.2.2, the main venv has 1.4.
 
-``.ci/run`` builds ``.venv-rllib``; this test runs tests/rllib there, with the adapter and
-conformance tests, which also shows that madang works on the gymnasium Ray pins.  Without
+``.ci/run`` builds ``.venv-rllib``; this test runs tests/rllib there, with the adapter option and
+conformance tests of the adapters, which also shows that madang works on the gymnasium Ray pins.  Without
 the venv it is skipped on a developer machine and fails under CI.
 """
 
@@ -18,7 +18,10 @@ from tools import require_or_skip
 
 ROOT = Path(__file__).resolve().parent.parent
 RLLIB_PYTHON = ROOT / ".venv-rllib" / "bin" / "python"
-RLLIB_TESTS = ["tests/rllib", "tests/test_adapter_options.py", "tests/test_conformance.py::TestAdapters"]
+# The adapters' API and option tests on Ray's gymnasium; the vector env's slot-by-slot
+# equivalence with single envs is the rules' business and runs in the main venv only.
+RLLIB_TESTS = ["tests/rllib", "tests/test_adapter_options.py", "tests/test_conformance.py::TestAdapters",
+               "-k", "not test_vector_env_matches_single_envs"]
 
 
 def test_rllib_suite_passes_in_the_rllib_venv():

@@ -170,9 +170,9 @@ def _train(mode, game, **kw):
     return train(config, 2, report=lambda line: None)
 
 
-def test_ppo_trains_single_agent_with_masks_on_a_remote_env_runner():
-    """A remote env runner builds the env by its registered name (it imports no envs itself)."""
-    results = _train("single", "gostop", env_runners=1)
+def test_ppo_trains_single_agent_with_masks():
+    """(Remote env runners, which build the env by its registered name: the cluster test below.)"""
+    results = _train("single", "gostop")
     assert all(r["num_episodes"] > 0 and r["madang/forfeits"] == 0 for r in results)
 
 
