@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba.cpython.unsafe.numbers import trailing_zeros
+
 from ..core.kernels import draw_permutation, draw_u64, kernel
 from . import cards as C
 from . import observation as O
@@ -65,6 +67,8 @@ _DECISION = O.OBS_SLICES["decision"].start
 _STATS = O.OBS_SLICES["stats_self"].start
 _STOCK = O.OBS_SLICES["stock"].start
 _NUM_STATS = len(O.STAT_NAMES)
+_BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.float32)
+"""(256, 8) float32: the eight bits of each byte, lowest first (card ids 8 j .. 8 j + 7)."""
 
 
 # ------------------------------------------------------------------ card sets
@@ -295,8 +299,8 @@ def deal_given(orders, first, key, counter, to_move, done, hands, layout, captur
 def legal_mask(phase, to_move, hands, layout, played, flipped, out):
     """Fill ``out`` (B, 98) with the legal actions of the pending decision (all False once over)."""
     for i in range(out.shape[0]):
-        for a in range(out.shape[1]):
-            out[i, a] = False
+        row = out[i]
+        row[:] = False
         ph = phase[i]
         if ph == PLAY:
             x, base = hands[i, to_move[i]], 0
@@ -306,16 +310,16 @@ def legal_mask(phase, to_move, hands, layout, played, flipped, out):
             x, base = layout[i] & _MONTH_MASK_OF[flipped[i]], CHOOSE_START
         else:
             if ph == GO_STOP:
-                out[i, GO] = True
-                out[i, STOP] = True
+                row[GO] = True
+                row[STOP] = True
             continue
-        for c in range(48):
-            if (x >> np.uint64(c)) & _U1:
-                out[i, base + c] = True
+        while x != _Z:
+            row[base + trailing_zeros(x)] = True
+            x &= x - _U1
 
 
 # ----------------------------------------------------------------------- step
-@kernel
+@kernel(inline=True)
 def _finish(i, r, who, pay, why, done, phase, played, hand_pick, flipped, winner, payout, reason,
             rewards):
     """End game ``i``: winner ``who`` (-1 for none) is paid ``pay``; rewards go to row ``r``."""
@@ -332,7 +336,7 @@ def _finish(i, r, who, pay, why, done, phase, played, hand_pick, flipped, winner
         rewards[r, 1 - who] = np.float32(-pay)
 
 
-@kernel
+@kernel(inline=True)
 def _end_turn(i, r, to_move, done, hands, phase, played, hand_pick, flipped, winner, payout,
               reason, rewards):
     """§5.8: nagari when both hands are empty, else the turn passes (to a seat holding cards)."""
@@ -349,7 +353,7 @@ def _end_turn(i, r, to_move, done, hands, phase, played, hand_pick, flipped, win
                 reason, rewards)
 
 
-@kernel
+@kernel(inline=True)
 def _stop(i, r, to_move, done, captured, go_count, phase, played, hand_pick, flipped, winner,
           payout, reason, rewards):
     """STOP (chosen or forced): the mover wins and is paid per §9."""
@@ -359,7 +363,7 @@ def _stop(i, r, to_move, done, captured, go_count, phase, played, hand_pick, fli
             reason, rewards)
 
 
-@kernel
+@kernel(inline=True)
 def _resolve(i, r, stock_pick, to_move, done, hands, layout, captured, ppuk_owner, go_count,
              go_score, ppuk_count, score, phase, played, hand_pick, flipped, winner, payout, reason,
              rewards):
@@ -436,7 +440,7 @@ def _resolve(i, r, stock_pick, to_move, done, hands, layout, captured, ppuk_owne
         phase[i] = GO_STOP
 
 
-@kernel
+@kernel(inline=True)
 def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
               ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped,
               winner, payout, reason, rewards):
@@ -511,15 +515,17 @@ def step_rows(rows, actions, to_move, done, hands, layout, captured, stock, stoc
 
 # ---------------------------------------------------------------- observation
 @kernel(inline=True)
-def _put_cards(out, i, start, x):
-    for c in range(48):
-        out[i, start + c] = np.float32((x >> np.uint64(c)) & _U1)
+def _put_cards(row, start, x):
+    for j in range(6):  # eight cards a byte, from the table of byte -> (8,) floats
+        b = np.int64((x >> np.uint64(8 * j)) & _U255)
+        for t in range(8):
+            row[start + 8 * j + t] = _BYTE_BITS[b, t]
 
 
 @kernel(inline=True)
-def _put_stat(out, i, at, t, value):
+def _put_stat(row, at, t, value):
     v = np.float32(value) * _STATS_SCALE[t]
-    out[i, at] = _ONE_F if v > _ONE_F else v
+    row[at] = _ONE_F if v > _ONE_F else v
 
 
 @kernel
@@ -528,49 +534,57 @@ def observe(seats, to_move, done, hands, layout, captured, ppuk_owner, go_count,
     """Fill ``out`` (B, 445) with every game's observation from ``seats[i]``'s point of view
     (layout in :mod:`envs.gostop.observation`)."""
     for i in range(out.shape[0]):
+        row = out[i]
         me = seats[i]
         op = 1 - me
         L = layout[i]
         hand, cap_me, cap_op = hands[i, me], captured[i, me], captured[i, op]
         bp, bf = _BIT[played[i]], _BIT[flipped[i]]
-        _put_cards(out, i, 0, hand)
-        _put_cards(out, i, 48, L)
-        _put_cards(out, i, 96, cap_me)
-        _put_cards(out, i, 144, cap_op)
-        _put_cards(out, i, 192, ~(hand | L | cap_me | cap_op | bp | bf) & _ALL)
-        _put_cards(out, i, 240, bp)
-        _put_cards(out, i, 288, bf)
-        _put_cards(out, i, 336, _BIT[hand_pick[i]])
+        _put_cards(row, 0, hand)
+        _put_cards(row, 48, L)
+        _put_cards(row, 96, cap_me)
+        _put_cards(row, 144, cap_op)
+        _put_cards(row, 192, ~(hand | L | cap_me | cap_op | bp | bf) & _ALL)
+        _put_cards(row, 240, bp)
+        _put_cards(row, 288, bf)
+        _put_cards(row, 336, _BIT[hand_pick[i]])
 
+        for k in range(_PILES, _PILES + 36):
+            row[k] = 0.0
         piles = False  # every pile is a 3-card month
         for m in range(12):
             if month_count(L, m) == 3:
                 piles = True
-        for m in range(12):
-            owner = ppuk_owner[i, m]
-            out[i, _PILES + m] = piles and owner < 0 and month_count(L, m) == 3
-            out[i, _PILES + 12 + m] = piles and owner == me
-            out[i, _PILES + 24 + m] = piles and owner == op
+        if piles:
+            for m in range(12):
+                owner = ppuk_owner[i, m]
+                if owner < 0:
+                    if month_count(L, m) == 3:
+                        row[_PILES + m] = 1.0
+                elif owner == me:
+                    row[_PILES + 12 + m] = 1.0
+                elif owner == op:
+                    row[_PILES + 24 + m] = 1.0
 
         ph, over = phase[i], done[i]
         for k in range(4):
-            out[i, _DECISION + k] = ph == k
-        out[i, _DECISION + 4] = to_move[i] == me and not over
+            row[_DECISION + k] = 1.0 if ph == k else 0.0
+        row[_DECISION + 4] = 1.0 if to_move[i] == me and not over else 0.0
         left = popcount(hands[i, to_move[i]])
-        out[i, _DECISION + 5] = not over and left == (1 if ph == PLAY else 0)
+        row[_DECISION + 5] = 1.0 if not over and left == (1 if ph == PLAY else 0) else 0.0
 
         for j in range(2):
             s = me if j == 0 else op
             at = _STATS + _NUM_STATS * j
             cap = captured[i, s]
-            _put_stat(out, i, at, 0, popcount(hands[i, s]))
-            _put_stat(out, i, at + 1, 1, go_count[i, s])
-            _put_stat(out, i, at + 2, 2, go_score[i, s])
-            _put_stat(out, i, at + 3, 3, ppuk_count[i, s])
-            _put_stat(out, i, at + 4, 4, score[i, s])
-            _put_stat(out, i, at + 5, 5, popcount(cap & _M_BRIGHTS))
-            _put_stat(out, i, at + 6, 6, popcount(cap & _M_ANIMALS))
-            _put_stat(out, i, at + 7, 7, popcount(cap & _M_RIBBONS))
-            _put_stat(out, i, at + 8, 8, popcount(cap & _M_SINGLE) + 2 * popcount(cap & _M_TWO_UNITS))
+            _put_stat(row, at, 0, popcount(hands[i, s]))
+            _put_stat(row, at + 1, 1, go_count[i, s])
+            _put_stat(row, at + 2, 2, go_score[i, s])
+            _put_stat(row, at + 3, 3, ppuk_count[i, s])
+            _put_stat(row, at + 4, 4, score[i, s])
+            _put_stat(row, at + 5, 5, popcount(cap & _M_BRIGHTS))
+            _put_stat(row, at + 6, 6, popcount(cap & _M_ANIMALS))
+            _put_stat(row, at + 7, 7, popcount(cap & _M_RIBBONS))
+            _put_stat(row, at + 8, 8, popcount(cap & _M_SINGLE) + 2 * popcount(cap & _M_TWO_UNITS))
         v = np.float32(stock_end[i] - stock_top[i]) * _STOCK_SCALE
-        out[i, _STOCK] = _ONE_F if v > _ONE_F else v
+        row[_STOCK] = _ONE_F if v > _ONE_F else v
