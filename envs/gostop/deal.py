@@ -9,6 +9,8 @@ dealing loops run compiled (:mod:`.kernels`); this module is their Python side.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ..core import rng
@@ -23,9 +25,9 @@ kept, after a redeal or when fixed), 48 for the shuffle."""
 _LOG = 4  # skipped deals logged per game in one pass (more are rare; they take a second pass)
 
 
-def fields(state: GoStopState) -> tuple:
-    """The state arrays the step and deal kernels take (:data:`.kernels.FIELDS`, in order)."""
-    return tuple(getattr(state, name) for name in K.FIELDS)
+fields = operator.attrgetter(*K.FIELDS)
+"""``fields(state)``: the state arrays the step and deal kernels take (:data:`.kernels.FIELDS`,
+in order), as a tuple."""
 
 
 def _buffers():

@@ -319,55 +319,16 @@ def legal_mask(phase, to_move, hands, layout, played, flipped, out):
 
 
 # ----------------------------------------------------------------------- step
-@kernel(inline=True)
-def _finish(i, r, who, pay, why, done, phase, played, hand_pick, flipped, winner, payout, reason,
-            rewards):
-    """End game ``i``: winner ``who`` (-1 for none) is paid ``pay``; rewards go to row ``r``."""
-    done[i] = True
-    phase[i] = OVER
-    played[i] = -1
-    hand_pick[i] = -1
-    flipped[i] = -1
-    winner[i] = who
-    payout[i] = pay
-    reason[i] = why
-    if who >= 0:
-        rewards[r, who] = np.float32(pay)
-        rewards[r, 1 - who] = np.float32(-pay)
+# What a resolved turn leads to (:func:`_resolve`).
+_END_TURN, _STOP_NOW, _DECIDE, _THREE_PPUK = range(4)
 
 
 @kernel(inline=True)
-def _end_turn(i, r, to_move, done, hands, phase, played, hand_pick, flipped, winner, payout,
-              reason, rewards):
-    """§5.8: nagari when both hands are empty, else the turn passes (to a seat holding cards)."""
-    played[i] = -1
-    hand_pick[i] = -1
-    flipped[i] = -1
-    p = to_move[i]
-    other_has = hands[i, 1 - p] != _Z
-    if other_has:
-        to_move[i] = 1 - p
-    phase[i] = PLAY
-    if not other_has and hands[i, p] == _Z:
-        _finish(i, r, -1, 0, NAGARI, done, phase, played, hand_pick, flipped, winner, payout,
-                reason, rewards)
-
-
-@kernel(inline=True)
-def _stop(i, r, to_move, done, captured, go_count, phase, played, hand_pick, flipped, winner,
-          payout, reason, rewards):
-    """STOP (chosen or forced): the mover wins and is paid per §9."""
-    p = to_move[i]
-    pay = settle_payout(captured[i, p], captured[i, 1 - p], go_count[i, p])
-    _finish(i, r, p, pay, STOP_REASON, done, phase, played, hand_pick, flipped, winner, payout,
-            reason, rewards)
-
-
-@kernel(inline=True)
-def _resolve(i, r, stock_pick, to_move, done, hands, layout, captured, ppuk_owner, go_count,
-             go_score, ppuk_count, score, phase, played, hand_pick, flipped, winner, payout, reason,
-             rewards):
-    """Apply the turn's captures, ppuk, bonuses and transfer (§5.2-5.6), then Go/Stop (§8).
+def _resolve(i, stock_pick, to_move, hands, layout, captured, ppuk_owner, go_count, go_score,
+             ppuk_count, score, played, hand_pick, flipped):
+    """Apply the turn's captures, ppuk, bonuses and transfer (§5.2-5.6) to game ``i``; returns
+    what follows (§8): ``_THREE_PPUK``, ``_STOP_NOW`` (eligible on the last turn), ``_DECIDE``
+    (the Go/Stop decision) or ``_END_TURN`` (not eligible).
 
     The played card and the flipped one (none when the stock was empty) are off the layout;
     ``stock_pick`` is the layout card chosen for the flipped card (-1 when none was chosen).
@@ -425,19 +386,12 @@ def _resolve(i, r, stock_pick, to_move, done, hands, layout, captured, ppuk_owne
     if ppuk:
         ppuk_count[i, p] += 1
         if ppuk_count[i, p] >= 3:
-            _finish(i, r, p, S.THREE_PPUK_PAYOUT, THREE_PPUK, done, phase, played, hand_pick,
-                    flipped, winner, payout, reason, rewards)
-            return
+            return _THREE_PPUK
     sc = score[i, p]
     eligible = sc >= S.GO_THRESHOLD if go_count[i, p] == 0 else sc > go_score[i, p]
     if not eligible:
-        _end_turn(i, r, to_move, done, hands, phase, played, hand_pick, flipped, winner, payout,
-                  reason, rewards)
-    elif last:
-        _stop(i, r, to_move, done, captured, go_count, phase, played, hand_pick, flipped, winner,
-              payout, reason, rewards)
-    else:
-        phase[i] = GO_STOP
+        return _END_TURN
+    return _STOP_NOW if last else _DECIDE
 
 
 @kernel(inline=True)
@@ -448,65 +402,83 @@ def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top,
     is left untouched).
 
     PLAY (or a HAND_CHOICE) is followed by the flip of the top stock card, unless a choice is
-    pending; the turn resolves once both cards are matched.
+    pending; the turn resolves once both cards are matched; then the mover decides Go/Stop,
+    stops, or the turn ends (§5.10).
     """
     ph = phase[i]
     p = to_move[i]
     if ph == GO_STOP:
-        if a == GO:
+        if a == GO:  # record the Go and the current score (§8.2)
             go_count[i, p] += 1
             go_score[i, p] = score[i, p]
-            _end_turn(i, r, to_move, done, hands, phase, played, hand_pick, flipped, winner,
-                      payout, reason, rewards)
+            nxt = _END_TURN
         else:
-            _stop(i, r, to_move, done, captured, go_count, phase, played, hand_pick, flipped,
-                  winner, payout, reason, rewards)
-        return
-    if ph == STOCK_CHOICE:
-        _resolve(i, r, a - CHOOSE_START, to_move, done, hands, layout, captured, ppuk_owner,
-                 go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped, winner,
-                 payout, reason, rewards)
-        return
-    if ph == PLAY:
-        hands[i, p] &= ~_BIT[a]
-        played[i] = a
-        if popcount(layout[i] & _MONTH_MASK_OF[a]) == 2:
-            phase[i] = HAND_CHOICE
+            nxt = _STOP_NOW
+    else:
+        pick = -1
+        if ph == STOCK_CHOICE:
+            pick = a - CHOOSE_START
+        else:
+            if ph == PLAY:
+                hands[i, p] &= ~_BIT[a]
+                played[i] = a
+                if popcount(layout[i] & _MONTH_MASK_OF[a]) == 2:
+                    phase[i] = HAND_CHOICE
+                    return
+            elif ph == HAND_CHOICE:
+                hand_pick[i] = a - CHOOSE_START
+            else:  # over: a finished game is left as it is (as the numpy core did with check=False)
+                return
+            # Flip the top stock card (none when the stock is empty) and match it (§5.3).
+            top = stock_top[i]
+            s = -1
+            if top < stock_end[i]:
+                s = stock[i, top]
+                stock_top[i] = top + 1
+            flipped[i] = s
+            if _MONTH[s] != _MONTH[played[i]] and popcount(layout[i] & _MONTH_MASK_OF[s]) == 2:
+                phase[i] = STOCK_CHOICE
+                return
+        nxt = _resolve(i, pick, to_move, hands, layout, captured, ppuk_owner, go_count, go_score,
+                       ppuk_count, score, played, hand_pick, flipped)
+        if nxt == _DECIDE:
+            phase[i] = GO_STOP
             return
-    elif ph == HAND_CHOICE:
-        hand_pick[i] = a - CHOOSE_START
-    else:  # over: a finished game is left as it is (as the numpy core did with check=False)
-        return
-    # Flip the top stock card (none when the stock is empty) and match it (§5.3).
-    top = stock_top[i]
-    s = -1
-    if top < stock_end[i]:
-        s = stock[i, top]
-        stock_top[i] = top + 1
-    flipped[i] = s
-    if _MONTH[s] != _MONTH[played[i]] and popcount(layout[i] & _MONTH_MASK_OF[s]) == 2:
-        phase[i] = STOCK_CHOICE
-        return
-    _resolve(i, r, -1, to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score,
-             ppuk_count, score, phase, played, hand_pick, flipped, winner, payout, reason, rewards)
 
-
-@kernel
-def step(actions, to_move, done, hands, layout, captured, stock, stock_top, stock_end, ppuk_owner,
-         go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped, winner, payout,
-         reason, rewards):
-    """Apply validated ``actions`` to every game (none over); fill ``rewards`` (B, 2), zeroed."""
-    for i in range(actions.shape[0]):
-        _step_one(i, actions[i], i, to_move, done, hands, layout, captured, stock, stock_top,
-                  stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played,
-                  hand_pick, flipped, winner, payout, reason, rewards)
+    who, pay, why = -1, np.int64(0), NAGARI
+    if nxt == _END_TURN:  # §5.8: nagari when both hands are empty, else the turn passes
+        played[i] = -1
+        hand_pick[i] = -1
+        flipped[i] = -1
+        other_has = hands[i, 1 - p] != _Z
+        if other_has:
+            to_move[i] = 1 - p
+        phase[i] = PLAY
+        if other_has or hands[i, p] != _Z:
+            return
+    elif nxt == _STOP_NOW:  # STOP (chosen or forced): the mover wins and is paid per §9
+        who, pay, why = p, settle_payout(captured[i, p], captured[i, 1 - p], go_count[i, p]), STOP_REASON
+    else:
+        who, pay, why = p, np.int64(S.THREE_PPUK_PAYOUT), THREE_PPUK
+    done[i] = True  # the deal is over
+    phase[i] = OVER
+    played[i] = -1
+    hand_pick[i] = -1
+    flipped[i] = -1
+    winner[i] = who
+    payout[i] = pay
+    reason[i] = why
+    if who >= 0:
+        rewards[r, who] = np.float32(pay)
+        rewards[r, 1 - who] = np.float32(-pay)
 
 
 @kernel
 def step_rows(rows, actions, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
               ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped,
               winner, payout, reason, rewards):
-    """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, 2)."""
+    """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, 2),
+    zeroed.  ``Game.step`` passes every row in order."""
     for j in range(rows.shape[0]):
         _step_one(rows[j], actions[j], j, to_move, done, hands, layout, captured, stock, stock_top,
                   stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played,

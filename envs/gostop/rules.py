@@ -61,9 +61,10 @@ class GoStop(Game):
 
     def reset_where(self, state, where):
         """As :meth:`Game.reset_where` (same new games), dealing straight into ``state``."""
+        if not np.count_nonzero(where):  # the common case, cheaply (single envs, small batches)
+            return np.zeros(0, np.int64)
         idx = np.flatnonzero(where)
-        if idx.size:
-            D.deal_random_into(state, idx)
+        D.deal_random_into(state, idx)
         return idx
 
     def deal(self, orders, first_players, seeds=None) -> GoStopState:
@@ -137,9 +138,7 @@ class GoStop(Game):
 
     # ----------------------------------------------------------------- step
     def _apply(self, state, actions):
-        rewards = np.zeros((state.batch_size, 2), dtype=np.float32)
-        kernels.step(actions, *D.fields(state), rewards)
-        return rewards
+        return self._apply_rows(state, np.arange(state.batch_size), actions)
 
     def _apply_rows(self, state, rows, actions):
         rewards = np.zeros((rows.shape[0], 2), dtype=np.float32)
@@ -149,7 +148,10 @@ class GoStop(Game):
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
         out = np.empty((state.batch_size, observation.OBS_SIZE), dtype=np.float32)
-        seats = np.ascontiguousarray(self.observer_seats(state, seats))  # one kernel signature
+        if seats is None:
+            seats = state.to_move.astype(np.int64)
+        else:  # a broadcast seat is a read-only strided view: copy it (one kernel signature)
+            seats = np.ascontiguousarray(self.observer_seats(state, seats))
         kernels.observe(seats, state.to_move, state.done, state.hands, state.layout,
                         state.captured, state.ppuk_owner, state.go_count, state.go_score,
                         state.ppuk_count, state.score, state.phase, state.played, state.hand_pick,
