@@ -22,6 +22,8 @@ PLAYABLE, REDEAL = K.PLAYABLE, K.REDEAL
 ATTEMPT_DRAWS = K.ATTEMPT_DRAWS
 """Draws per dealing attempt: one for a first player (ignored when the first player is
 kept, after a redeal or when fixed), 48 for the shuffle."""
+_FIELD_LAYOUT = [(name, a.dtype, a.shape[1:]) for name, a in vars(empty_state(1)).items()]
+"""(name, dtype, shape without the batch axis) of every ``GoStopState`` field."""
 _LOG = 4  # skipped deals logged per game in one pass (more are rare; they take a second pass)
 
 
@@ -58,6 +60,16 @@ def blank(key: np.ndarray, counter: np.ndarray) -> GoStopState:
     return state
 
 
+def _unwritten(key: np.ndarray, counter: np.ndarray) -> GoStopState:
+    """Games with the given streams and every other field left unwritten (``np.empty``), for
+    the deal kernels, which write every field of the games they deal."""
+    B = key.shape[0]
+    arrays = {name: np.empty((B,) + shape, dtype) for name, dtype, shape in _FIELD_LAYOUT}
+    arrays["rng_key"][:] = key
+    arrays["rng_counter"][:] = counter
+    return GoStopState(**arrays)
+
+
 def _deal_random(state: GoStopState, rows: np.ndarray, first_player: int, log: np.ndarray) -> None:
     K.deal_random(rows, first_player, state.rng_key, state.rng_counter, *fields(state),
                   state.redeals, state.skipped, log, *_buffers())
@@ -69,16 +81,18 @@ def random_deals(key, counter, first_player: int | None = None):
     See :func:`deal_random_into`; ``skipped[i]`` lists the results of the deals game ``i``
     skipped, in order (``{"winner", "payout", "reason"}``).
     """
-    state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
+    state = _unwritten(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
     B = state.batch_size
     start = state.rng_counter.copy()
     fixed = -1 if first_player is None else int(first_player)
     log = np.empty((B, _LOG), np.int8)
     _deal_random(state, np.arange(B), fixed, log)
+    if not np.count_nonzero(state.skipped):
+        return state, [[] for _ in range(B)]
     counts = state.skipped.sum(axis=1)
     if counts.max(initial=0) > _LOG:  # replay the games that skipped more, with a longer log
         long = np.flatnonzero(counts > _LOG)
-        again = blank(state.rng_key[long], start[long])
+        again = _unwritten(state.rng_key[long], start[long])
         log_long = np.empty((long.size, int(counts.max())), np.int8)
         _deal_random(again, np.arange(long.size), fixed, log_long)
         log = [row for row in log]
@@ -91,7 +105,7 @@ def random_deals(key, counter, first_player: int | None = None):
 
 def new_games(key, counter) -> GoStopState:
     """Fresh playable deals for the streams ``(key, counter)`` (as :func:`random_deals`)."""
-    state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
+    state = _unwritten(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
     _deal_random(state, np.arange(state.batch_size), -1, np.empty((state.batch_size, 0), np.int8))
     return state
 
@@ -116,11 +130,11 @@ def given_deals(orders, first, key, counter) -> GoStopState:
     player kept) until one is not; ``state.redeals`` counts them.  A chongtong deal comes
     back finished.
     """
-    state = blank(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
+    state = _unwritten(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
     orders = np.ascontiguousarray(orders, dtype=np.int64)
     first = np.ascontiguousarray(first, dtype=np.int64)
     K.deal_given(orders, first, state.rng_key, state.rng_counter, *fields(state), state.redeals,
-                 *_buffers())
+                 state.skipped, *_buffers())
     return state
 
 

@@ -272,14 +272,17 @@ def deal_random(rows, first_player, key, counter, to_move, done, hands, layout, 
 @kernel
 def deal_given(orders, first, key, counter, to_move, done, hands, layout, captured, stock,
                stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase,
-               played, hand_pick, flipped, winner, payout, reason, redeals, scratch, order):
-    """Deal the (B, 48) ``orders`` with first players ``first`` into blank games.
+               played, hand_pick, flipped, winner, payout, reason, redeals, skipped, scratch, order):
+    """Deal the (B, 48) ``orders`` with first players ``first`` into the games ``0..B-1``.
 
     A deal that needs a redeal is replaced by the game's next attempt (49 draws, the first
-    player kept) until one is not; ``redeals`` counts them.  A chongtong deal is written
-    finished.
+    player kept) until one is not; ``redeals`` counts them (``skipped`` is zeroed).  A
+    chongtong deal is written finished.
     """
     for i in range(orders.shape[0]):
+        redeals[i] = 0
+        skipped[i, 0] = 0
+        skipped[i, 1] = 0
         for j in range(48):
             order[j] = orders[i, j]
         while True:
