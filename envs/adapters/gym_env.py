@@ -95,6 +95,7 @@ class MadangEnv(gym.Env):
         self._over: dict | None = None  # result when the game ended (by the rules or illegally)
         self._forfeited_by: int | None = None  # the learner's seat after an illegal action in "lose" mode
         self._mask = np.zeros(self.game.num_actions, dtype=bool)  # the learner's legal actions now
+        self._spare = None  # a state of the current game's shapes that step snapshots into
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -115,6 +116,7 @@ class MadangEnv(gym.Env):
             np_random.bit_generator.state = rng_state
             raise
         self.state, self.learner_seat, self._over, self._forfeited_by = state, learner_seat, None, None
+        self._spare = None
         self._np_random, self._np_random_seed = np_random, np_seed
         info = {k: v for k, v in info.items() if k not in self.results.keys}  # results come from the state
         self._episode_info = convert({"reward_before_first_move": float(reward), **info}, self.info_mode)
@@ -142,13 +144,18 @@ class MadangEnv(gym.Env):
         if self.game.num_players == 1:  # no opponent can fail: step in place
             reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
         else:
-            before = state.copy()  # opponents move next: a failing bot restores this
+            before = self._spare  # opponents move next: a failing bot restores this copy
+            if before is None:
+                before = state.copy()
+            else:
+                state.copy_into(before)
             try:
                 reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])
                 reward += self._advance(state, seat, self.np_random)
             except Exception:
-                self.state = before
+                self.state, self._spare = before, None
                 raise
+            self._spare = before
         terminated = bool(state.done[0])
         if terminated:
             self._over = self.game.result(state, 0)
