@@ -43,11 +43,13 @@ _HAND_BASES = HAND_BASES.astype(np.int64)
 _DUP_STEP = DUP_STEP.astype(np.int64)
 _RANK_STEP = RANK_STEP.astype(np.int64)
 _DUP_CAP, _RANK_CAP = DUP_STEP.size - 1, RANK_STEP.size - 1  # the bonuses stop growing at 5 copies, 10 cards
+_RANK_START = np.searchsorted(HAND_RANKS, np.arange(NUM_RANKS + 1))  # hands of rank r: _RANK_START[r] .. r + 1
 _GAIN_TABLE = GAIN_TABLE  # (66, 30) float32, row copies * 11 + cards of the rank
 NUM_ACTIONS = DECLINE + 1
 ALL_DICE_MASK = (1 << NUM_DICE) - 1
 
-# Observation offsets and float32 scales (value -> min(value, cap) * (1 / cap), all float32).
+# Observation offsets, and the float32 values of clipped counts as tables: an int -> float32
+# conversion per entry (vcvtsi2ss) carries a false register dependency that serializes them.
 _SATISFIED0 = OBS_SLICES["satisfied"].start
 _PHASE0 = OBS_SLICES["phase"].start
 _FREE0 = OBS_SLICES["free_rerolls"].start
@@ -60,13 +62,18 @@ _REACH0 = OBS_SLICES["reach"].start
 _CARDS0, _RANKS0 = SEAT_CARDS.start, SEAT_RANKS.start
 _F32 = np.float32
 _FROUND = _F32(1 / 11)
-_COUNT_CAP, _TOKEN_CAP, _SCORE_CAP = _F32(COUNT_SCALE), _F32(TOKEN_SCALE), _F32(SCORE_SCALE)
-_COUNT_SCALE = _F32(1) / _COUNT_CAP
-_TOKEN_SCALE = _F32(1) / _TOKEN_CAP
-_SCORE_SCALE = _F32(1) / _SCORE_CAP
-_REACH_VALUE = np.multiply(np.arange(REACH_LEVELS + 1, dtype=np.uint8), _F32(1 / REACH_LEVELS),
-                           out=np.empty(REACH_LEVELS + 1, np.float32))
-"""(256,) float32: the reach entry of a stored level (level * float32(1/255), as the numpy core)."""
+
+
+def _scaled(cap: int) -> np.ndarray:
+    """(cap + 1,) float32: entry v is v * (1 / cap) in float32, the value of a count min(v, cap)."""
+    return np.arange(cap + 1, dtype=np.float32) * (np.float32(1) / np.float32(cap))
+
+
+_COUNT_VALUE, _TOKEN_VALUE, _SCORE_VALUE = _scaled(COUNT_SCALE), _scaled(TOKEN_SCALE), _scaled(SCORE_SCALE)
+_REACH_VALUE = np.arange(REACH_LEVELS + 1, dtype=np.uint8) * _F32(1 / REACH_LEVELS)
+"""(256,) float32: the reach entry of a stored level (level * float32(1/255))."""
+_BYTE_FLAGS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
+"""(256, 8) float32: the bits of a byte as 0.0 / 1.0."""
 
 
 # ------------------------------------------------------------------ new games
@@ -273,63 +280,97 @@ def step_rows(rows, actions, to_move, done, key, counter, code, phase, free_rero
 
 # ---------------------------------------------------------------- observation
 @kernel(inline=True)
-def _clipped(value, cap, scale):
-    """``min(value, cap) * scale`` in float32 (the observation's clipped counts)."""
-    return min(_F32(value), cap) * scale
+def _seat_block(row, base, t, score, cards, rank_cards):
+    """A seat block at ``row[base:]`` (zeroed): ``t`` tokens, ``score``, ``cards`` (30,), ``rank_cards`` (6,)
+    (all counts non-negative)."""
+    row[base] = 1.0
+    row[base + SEAT_TOKENS] = _TOKEN_VALUE[min(t, TOKEN_SCALE)]
+    for k in range(min(t, 3)):  # tokens >= 1, 2, 3
+        row[base + SEAT_TOKENS + 1 + k] = 1.0
+    row[base + SEAT_SCORE] = _SCORE_VALUE[min(score, SCORE_SCALE)]
+    for h in range(NUM_HANDS):
+        row[base + _CARDS0 + h] = _COUNT_VALUE[min(cards[h], COUNT_SCALE)]
+    for k in range(NUM_RANKS):
+        row[base + _RANKS0 + k] = _COUNT_VALUE[min(rank_cards[k], COUNT_SCALE)]
+
+
+@kernel(inline=True)
+def _reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats):
+    """Game ``i``'s row of the reach table: its dice and, in the dice phase, its free rerolls and
+    the die actions the observer could afford (``min(tokens, 3 - used)``); later phases read
+    level 0 (the satisfied hands)."""
+    level = 0
+    if phase[i] < SECOND_CARD:
+        budget = min(min(np.int64(tokens[i, seats[i]]), MAX_BUDGET), MAX_BUDGET - np.int64(die_actions[i]))
+        level = np.int64(free_rerolls[i]) * (MAX_BUDGET + 1) + budget
+    return level * NUM_OUTCOMES + code[i]
+
+
+@kernel(inline=True)
+def _observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
+                 seats, reach, row):
+    """Write game ``i``'s observation from ``seats[i]``'s point of view into ``row`` (335,).
+
+    The row is zeroed, then its non-zero entries are written (a select of 0 or 1 per entry
+    is several times slower).
+    """
+    P = tokens.shape[1]
+    for k in range(row.shape[0]):
+        row[k] = 0.0
+    c = code[i]
+    x = c
+    for d in range(NUM_DICE):  # dice one-hots
+        row[6 * d + x % 6] = 1.0
+        x //= 6
+    sat = _SAT_BITS[c]
+    for byte in range(4):  # satisfied hands, 8 at a time
+        bits = _BYTE_FLAGS[(sat >> np.uint64(8 * byte)) & np.uint64(255)]
+        for k in range(min(8, NUM_HANDS - 8 * byte)):
+            row[_SATISFIED0 + 8 * byte + k] = bits[k]
+    ph = phase[i]
+    if ph < GAME_OVER:  # no phase bit once over
+        row[_PHASE0 + ph] = 1.0
+    row[_FREE0 + free_rerolls[i]] = 1.0
+    row[_USED0 + die_actions[i]] = 1.0
+    row[_ROUND0] = _F32(round_[i] - 1) * _FROUND
+    sup = supply[i]
+    for h in range(NUM_HANDS):
+        row[_SUPPLY0 + h] = _COUNT_VALUE[min(sup[h], COUNT_SCALE)]
+    me = seats[i]
+    for j in range(P):  # the observer first, then the next seats in turn order
+        s = (me + j) % P
+        _seat_block(row, _SEATS0 + j * SEAT_BLOCK, tokens[i, s], score[i, s], cards[i, s], rank_cards[i, s])
+    mine, mine_ranks = cards[i, me], rank_cards[i, me]
+    for r in range(NUM_RANKS):  # the observer's marginal gain per hand (0 for an empty pile)
+        in_rank = min(mine_ranks[r], _RANK_CAP)
+        for h in range(_RANK_START[r], _RANK_START[r + 1]):
+            if sup[h] > 0:
+                row[_GAIN0 + h] = _GAIN_TABLE[min(mine[h], _DUP_CAP) * (_RANK_CAP + 1) + in_rank, h]
+    levels = reach[_reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats)]
+    for h in range(NUM_HANDS):
+        row[_REACH0 + h] = _REACH_VALUE[levels[h]]
+
+
+_BLOCK = 64  # games per block of observe: their reach rows are fetched together first
 
 
 @kernel
 def observe(code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards, seats,
             reach, out):
     """Fill ``out`` (B, 335) with every game's observation from ``seats[i]``'s point of view
-    (layout in :mod:`envs.rainbow_dice.observation`); ``reach`` is ``turn_dp.reach_table()``."""
-    P = tokens.shape[1]
-    for i in range(out.shape[0]):
-        for k in range(out.shape[1]):
-            out[i, k] = 0.0
-        c = code[i]
-        x = c
-        for d in range(NUM_DICE):  # dice one-hots
-            out[i, 6 * d + x % 6] = 1.0
-            x //= 6
-        sat = _SAT_BITS[c]
-        for h in range(NUM_HANDS):
-            if (sat >> np.uint64(h)) & _ONE:
-                out[i, _SATISFIED0 + h] = 1.0
-        ph, free, used = phase[i], free_rerolls[i], die_actions[i]
-        if ph < GAME_OVER:
-            out[i, _PHASE0 + ph] = 1.0
-        out[i, _FREE0 + free] = 1.0
-        out[i, _USED0 + used] = 1.0
-        out[i, _ROUND0] = _F32(round_[i] - 1) * _FROUND
-        for h in range(NUM_HANDS):
-            out[i, _SUPPLY0 + h] = _clipped(supply[i, h], _COUNT_CAP, _COUNT_SCALE)
-        for j in range(P):  # the observer first, then the next seats in turn order
-            s = (seats[i] + j) % P
-            base = _SEATS0 + j * SEAT_BLOCK
-            t = tokens[i, s]
-            out[i, base] = 1.0
-            out[i, base + SEAT_TOKENS] = _clipped(t, _TOKEN_CAP, _TOKEN_SCALE)
-            for k in range(3):  # tokens >= 1, 2, 3
-                if t > k:
-                    out[i, base + SEAT_TOKENS + 1 + k] = 1.0
-            out[i, base + SEAT_SCORE] = _clipped(score[i, s], _SCORE_CAP, _SCORE_SCALE)
-            for h in range(NUM_HANDS):
-                out[i, base + _CARDS0 + h] = _clipped(cards[i, s, h], _COUNT_CAP, _COUNT_SCALE)
-            for k in range(NUM_RANKS):
-                out[i, base + _RANKS0 + k] = _clipped(rank_cards[i, s, k], _COUNT_CAP, _COUNT_SCALE)
-        me = seats[i]
-        for h in range(NUM_HANDS):  # the observer's marginal gain per hand (0 for an empty pile)
-            if supply[i, h] > 0:
-                row = (min(cards[i, me, h], _DUP_CAP) * (_RANK_CAP + 1)
-                       + min(rank_cards[i, me, _HAND_RANKS[h]], _RANK_CAP))
-                out[i, _GAIN0 + h] = _GAIN_TABLE[row, h]
-        # Reach: the dice phase's free rerolls and affordable die actions (the observer's tokens);
-        # later phases read the final-dice level 0 (the satisfied hands).
-        level = 0
-        if ph < SECOND_CARD:
-            budget = min(min(np.int64(tokens[i, me]), MAX_BUDGET), MAX_BUDGET - np.int64(used))
-            level = np.int64(free) * (MAX_BUDGET + 1) + budget
-        row = level * NUM_OUTCOMES + c
-        for h in range(NUM_HANDS):
-            out[i, _REACH0 + h] = _REACH_VALUE[reach[row, h]]
+    (layout in :mod:`envs.rainbow_dice.observation`); ``reach`` is ``turn_dp.reach_table()``.
+
+    Games go in blocks: the block's reach rows (random reads in a 16 MiB table) are read once
+    in a loop of their own, so that their cache misses overlap, then its rows are written.
+    Returns a byte of the reach rows read (nothing to use; it keeps the first reads).
+    """
+    B = out.shape[0]
+    touched = np.uint8(0)
+    for start in range(0, B, _BLOCK):
+        stop = min(B, start + _BLOCK)
+        for i in range(start, stop):
+            touched ^= reach[_reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats), 0]
+        for i in range(start, stop):
+            _observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
+                         seats, reach, out[i])
+    return touched
