@@ -7,9 +7,11 @@ and the acting seat's observations.  Actions are uniformly random legal ones (on
 loop; finished games are replaced at once (counted too).  Measured side by side in one
 run:
 
-* **core**: the batched core (the compiled rules) at batch size B;
+* **core**: the batched core (the compiled rules) at batch size B, and the mean time of one
+  ``game.step`` call;
 * **oracle**: the same loop on the game's former numpy core, kept as the test oracle in
-  ``tests/oracles/`` (only in a source checkout; absent for games without one);
+  ``tests/oracles/`` (only in a source checkout; absent for games without one); core and
+  oracle alternate in short rounds, so both see the same machine load;
 * **loop**: a plain Python loop stepping B single envs (the core at batch size 1,
   unwrapped) one after another, what a user without the batched core would write; in
   multi-player games the decisions the env's opponent bots make inside ``step`` count as
@@ -51,6 +53,8 @@ class BenchResult:
     steps: int
     loop_steps: int
     oracle_steps_per_s: float | None = None
+    step_us: float = 0.0
+    oracle_step_us: float | None = None
 
     @property
     def ratio(self) -> float:
@@ -62,8 +66,13 @@ class BenchResult:
         """How many times faster the compiled core is than the numpy oracle."""
         return None if self.oracle_steps_per_s is None else self.steps_per_s / self.oracle_steps_per_s
 
+    @property
+    def step_ratio(self) -> float | None:
+        """How many times faster one ``Game.step`` call of the compiled core is than the oracle's."""
+        return None if self.oracle_step_us is None else self.oracle_step_us / self.step_us
+
     def as_dict(self) -> dict:
-        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio)
+        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio, step_ratio=self.step_ratio)
 
 
 def oracle_class(game_name: str):
@@ -83,26 +92,32 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def bench_batched(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, core=None,
-                  **config) -> tuple[float, int]:
-    """Env steps/s of a batched core (default the game's; ``core`` another ``Game`` class)."""
+                  **config) -> tuple[float, int, float]:
+    """Env steps/s of a batched core (default the game's; ``core`` another ``Game`` class).
+
+    Returns ``(steps_per_s, steps, step_us)``: ``step_us`` is the mean time of one
+    ``game.step`` call alone (the rules applying B actions), in microseconds.
+    """
     game = (core or game_class(game_name))(**config)
     state = game.init(seed + np.arange(batch))
     rng = np.random.default_rng(seed)
     mask = game.legal_mask(state)
     obs = game.observe(state)
-    steps, start = 0, time.perf_counter()
+    steps, calls, in_step, start = 0, 0, 0.0, time.perf_counter()
     deadline = start + seconds
     while True:
         actions = random_legal(mask, rng)
+        t0 = time.perf_counter()
         game.step(state, actions, check=False)
+        t1 = time.perf_counter()
         game.reset_where(state, state.done)
         mask = game.legal_mask(state)
         obs = game.observe(state)
-        steps += batch
-        if time.perf_counter() >= deadline:
+        steps, calls, in_step = steps + batch, calls + 1, in_step + (t1 - t0)
+        if t1 >= deadline:
             break
     del obs
-    return steps / (time.perf_counter() - start), steps
+    return steps / (time.perf_counter() - start), steps, 1e6 * in_step / calls
 
 
 def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, **config) -> tuple[float, int]:
@@ -205,11 +220,28 @@ def bench_aec(game_name: str, seconds: float = 1.0, seed: int = 0, **config) -> 
     return {"steps_per_s": steps / (time.perf_counter() - start), "steps": steps}
 
 
-def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, **config):
-    """Yield a :class:`BenchResult` per batch size (core, oracle and loop measured back to back)."""
+def _interleaved(game_name: str, batch: int, seconds: float, cores: list, rounds: int, **config) -> list:
+    """``bench_batched`` of each core in ``cores`` (None: the game's), alternating in ``rounds``
+    rounds of ``seconds / rounds`` each, so that every core sees the same machine load.
+    Returns one ``(steps_per_s, steps, step_us)`` per core, over all its rounds."""
+    totals = [[0, 0.0, 0.0] for _ in cores]  # steps, seconds, seconds inside step
+    for r in range(rounds):
+        for k, core in enumerate(cores):
+            sps, n, step_us = bench_batched(game_name, batch, seconds / rounds, seed=r, core=core, **config)
+            totals[k][0] += n
+            totals[k][1] += n / sps
+            totals[k][2] += step_us * 1e-6 * (n // batch)
+    return [(n / t, n, 1e6 * in_step / (n // batch)) for n, t, in_step in totals]
+
+
+def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, rounds: int = 3, **config):
+    """Yield a :class:`BenchResult` per batch size: the core and its oracle alternate over
+    ``rounds`` rounds (``seconds`` each in all), then the per-game loop runs."""
     oracle = oracle_class(game_name)
+    cores = [None] if oracle is None else [None, oracle]
     for b in batches:
-        sps, n = bench_batched(game_name, b, seconds, **config)
-        osps = None if oracle is None else bench_batched(game_name, b, seconds, core=oracle, **config)[0]
+        measured = _interleaved(game_name, b, seconds, cores, rounds, **config)
+        sps, n, step_us = measured[0]
+        osps, _, ostep_us = measured[1] if oracle is not None else (None, 0, None)
         lsps, ln = bench_loop(game_name, b, seconds, **config)
-        yield BenchResult(game_name, b, sps, lsps, n, ln, osps)
+        yield BenchResult(game_name, b, sps, lsps, n, ln, osps, step_us, ostep_us)

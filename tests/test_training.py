@@ -44,8 +44,10 @@ def test_self_play_and_fixed_opponents_in_multiplayer_game():
     trainer = PPOTrainer(cfg)
     stats = trainer.train()
     assert np.isfinite(stats["value_loss"])
-    assert trainer.snapshot.name == "self" and trainer.opponents[1].name == "yacht-greedy"
-    assert set(np.unique(trainer.learner_seat)) <= {0, 1, 2}
+    table = trainer.tables[0]
+    assert trainer.snapshot.name == "self"
+    assert [trainer.pool.bots[i].name for i in table.seating[0]] == ["self", "yacht-greedy"]
+    assert set(np.unique(table.learner_seat)) <= {0, 1, 2}
 
 
 def test_gae_bootstraps_zero_after_done():

@@ -128,15 +128,17 @@ def _cmd_bench(args) -> int:
     batches = args.batch or list(DEFAULT_BATCHES)
     if not args.json:
         print(f"{'game':<14}{'batch':>7}{'core steps/s':>15}{'numpy oracle':>14}{'ratio':>8}"
-              f"{'loop steps/s':>14}{'ratio':>9}")
+              f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}")
     for game in games:
         for row in run(game, batches, seconds=args.seconds):
             if args.json:
                 print(json.dumps(row.as_dict()), flush=True)
                 continue
-            oracle = ("—", "") if row.oracle_steps_per_s is None else (
-                f"{row.oracle_steps_per_s:,.0f}", f"{row.oracle_ratio:.1f}x")
+            oracle = ("—", "", "—", "") if row.oracle_steps_per_s is None else (
+                f"{row.oracle_steps_per_s:,.0f}", f"{row.oracle_ratio:.1f}x",
+                f"{row.oracle_step_us:,.1f}", f"{row.step_ratio:.1f}x")
             print(f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>15,.0f}{oracle[0]:>14}{oracle[1]:>8}"
+                  f"{row.step_us:>11,.1f}{oracle[2]:>10}{oracle[3]:>8}"
                   f"{row.loop_steps_per_s:>14,.0f}{row.ratio:>8.1f}x", flush=True)
         if args.no_envs:
             continue

@@ -160,6 +160,19 @@ def first_bad_action(actions, done, mask):
 
 
 @kernel
+def first_bad_row(actions, mask):
+    """The first row whose action is out of range or illegal: ``(kind, i)`` with ``kind`` 2
+    (out of range) or 3 (illegal), or ``(0, -1)`` when every action is legal."""
+    A = mask.shape[1]
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= A:
+            return 2, i
+        if not mask[i, actions[i]]:
+            return 3, i
+    return 0, -1
+
+
+@kernel
 def first_out_of_range(values, low, high):
     """Index of the first entry of ``values`` outside ``low..high-1``, or -1."""
     for i in range(values.shape[0]):
