@@ -24,7 +24,7 @@ from .actions import (
 )
 from .hands import HAND_BASES, HAND_RANKS, HAND_SCORES, NUM_DICE, NUM_HANDS, NUM_OUTCOMES, PLACE, SATISFIED
 from .observation import (
-    COUNT_SCALE, GAIN_TABLE, MAX_SEATS, OBS_SLICES, SCORE_SCALE, SEAT_BLOCK, SEAT_CARDS, SEAT_RANKS, SEAT_SCORE,
+    COUNT_SCALE, GAIN_TABLE, OBS_SLICES, SCORE_SCALE, SEAT_BLOCK, SEAT_CARDS, SEAT_RANKS, SEAT_SCORE,
     SEAT_TOKENS, TOKEN_SCALE,
 )
 from .position import (
@@ -72,7 +72,9 @@ def _scaled(cap: int) -> np.ndarray:
 _COUNT_VALUE, _TOKEN_VALUE, _SCORE_VALUE = _scaled(COUNT_SCALE), _scaled(TOKEN_SCALE), _scaled(SCORE_SCALE)
 _REACH_VALUE = np.arange(REACH_LEVELS + 1, dtype=np.uint8) * _F32(1 / REACH_LEVELS)
 """(256,) float32: the reach entry of a stored level (level * float32(1/255))."""
-_BYTE_FLAGS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
+_BYTE_BOOLS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
+"""(256, 8): the bits of a byte (column k = bit k)."""
+_BYTE_FLAGS = _BYTE_BOOLS.astype(np.float32)
 """(256, 8) float32: the bits of a byte as 0.0 / 1.0."""
 
 
@@ -86,36 +88,45 @@ def new_games(key, counter, code):
 
 
 # ---------------------------------------------------------------------- masks
+@kernel(inline=True)
+def _hand_bits(row, start, bits, table):
+    """``row[start + h]`` = bit h of ``bits`` for the 30 hands, 8 at a time from ``table`` (256, 8)
+    (``_BYTE_FLAGS`` or ``_BYTE_BOOLS``)."""
+    for byte in range(4):
+        flags = table[(bits >> np.uint64(8 * byte)) & np.uint64(255)]
+        for k in range(min(8, NUM_HANDS - 8 * byte)):
+            row[start + 8 * byte + k] = flags[k]
+
+
 @kernel
 def legal_mask(to_move, phase, die_actions, tokens, code, piles, out):
     """Fill ``out`` (B, 145) with the legal actions of the seat to move (all False once over)."""
     for i in range(out.shape[0]):
+        row = out[i]
         for a in range(NUM_ACTIONS):
-            out[i, a] = False
+            row[a] = False
         ph = phase[i]
         if ph == GAME_OVER:
             continue
         c = code[i]
         buyable = _SAT_BITS[c] & piles[i]
         if ph == SECOND_CARD:
-            for h in range(NUM_HANDS):
-                out[i, SECOND_START + h] = (buyable >> np.uint64(h)) & _ONE != _ZERO
-            out[i, DECLINE] = True
+            _hand_bits(row, SECOND_START, buyable, _BYTE_BOOLS)
+            row[DECLINE] = True
             continue
         if ph == ROLLING:
             for a in range(1, UP_START):  # free rerolls of a non-empty set of dice (spec D11)
-                out[i, a] = True
-            out[i, STOP] = True
+                row[a] = True
+            row[STOP] = True
         if tokens[i, to_move[i]] >= 1 and die_actions[i] < MAX_DIE_ACTIONS:
             for d in range(NUM_DICE):
                 v = c % 6  # die value - 1
                 c //= 6
-                out[i, UP_START + d] = v < 5
-                out[i, DOWN_START + d] = v > 0
-                out[i, TOKEN_REROLL_START + d] = ph == FINAL
-        for h in range(NUM_HANDS):
-            out[i, BUY_START + h] = (buyable >> np.uint64(h)) & _ONE != _ZERO
-        out[i, TAKE] = True
+                row[UP_START + d] = v < 5
+                row[DOWN_START + d] = v > 0
+                row[TOKEN_REROLL_START + d] = ph == FINAL
+        _hand_bits(row, BUY_START, buyable, _BYTE_BOOLS)
+        row[TAKE] = True
 
 
 # ----------------------------------------------------------------------- step
@@ -322,11 +333,7 @@ def _observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, toke
     for d in range(NUM_DICE):  # dice one-hots
         row[6 * d + x % 6] = 1.0
         x //= 6
-    sat = _SAT_BITS[c]
-    for byte in range(4):  # satisfied hands, 8 at a time
-        bits = _BYTE_FLAGS[(sat >> np.uint64(8 * byte)) & np.uint64(255)]
-        for k in range(min(8, NUM_HANDS - 8 * byte)):
-            row[_SATISFIED0 + 8 * byte + k] = bits[k]
+    _hand_bits(row, _SATISFIED0, _SAT_BITS[c], _BYTE_FLAGS)
     ph = phase[i]
     if ph < GAME_OVER:  # no phase bit once over
         row[_PHASE0 + ph] = 1.0
