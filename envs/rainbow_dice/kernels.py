@@ -76,6 +76,8 @@ _BYTE_BOOLS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(bool)
 """(256, 8): the bits of a byte (column k = bit k)."""
 _BYTE_FLAGS = _BYTE_BOOLS.astype(np.float32)
 """(256, 8) float32: the bits of a byte as 0.0 / 1.0."""
+_BLOCK = 64
+"""Games per block of ``legal_mask`` and ``observe``: their table entries are read together first."""
 
 
 # ------------------------------------------------------------------ new games
@@ -100,33 +102,50 @@ def _hand_bits(row, start, bits, table):
 
 @kernel
 def legal_mask(to_move, phase, die_actions, tokens, code, piles, out):
-    """Fill ``out`` (B, 145) with the legal actions of the seat to move (all False once over)."""
-    for i in range(out.shape[0]):
-        row = out[i]
-        for a in range(NUM_ACTIONS):
-            row[a] = False
-        ph = phase[i]
-        if ph == GAME_OVER:
-            continue
-        c = code[i]
-        buyable = _SAT_BITS[c] & piles[i]
-        if ph == SECOND_CARD:
-            _hand_bits(row, SECOND_START, buyable, _BYTE_BOOLS)
-            row[DECLINE] = True
-            continue
-        if ph == ROLLING:
-            for a in range(1, UP_START):  # free rerolls of a non-empty set of dice (spec D11)
-                row[a] = True
-            row[STOP] = True
-        if tokens[i, to_move[i]] >= 1 and die_actions[i] < MAX_DIE_ACTIONS:
-            for d in range(NUM_DICE):
-                v = c % 6  # die value - 1
-                c //= 6
-                row[UP_START + d] = v < 5
-                row[DOWN_START + d] = v > 0
-                row[TOKEN_REROLL_START + d] = ph == FINAL
-        _hand_bits(row, BUY_START, buyable, _BYTE_BOOLS)
-        row[TAKE] = True
+    """Fill ``out`` (B, 145) with the legal actions of the seat to move (all False once over).
+
+    Games go in blocks whose satisfied-hands entries (random reads in a 373 KiB table) are
+    read first, in a loop of their own, so that their cache misses overlap.  Returns a
+    value of those reads (nothing to use; it keeps them).
+    """
+    B = out.shape[0]
+    touched = _ZERO
+    for start in range(0, B, _BLOCK):
+        stop = min(B, start + _BLOCK)
+        for i in range(start, stop):
+            touched ^= _SAT_BITS[code[i]]
+        for i in range(start, stop):
+            _mask_one(i, to_move, phase, die_actions, tokens, code, piles, out[i])
+    return touched
+
+
+@kernel(inline=True)
+def _mask_one(i, to_move, phase, die_actions, tokens, code, piles, row):
+    """Write game ``i``'s legal actions into ``row`` (145,)."""
+    for a in range(NUM_ACTIONS):
+        row[a] = False
+    ph = phase[i]
+    if ph == GAME_OVER:
+        return
+    c = code[i]
+    buyable = _SAT_BITS[c] & piles[i]
+    if ph == SECOND_CARD:
+        _hand_bits(row, SECOND_START, buyable, _BYTE_BOOLS)
+        row[DECLINE] = True
+        return
+    if ph == ROLLING:
+        for a in range(1, UP_START):  # free rerolls of a non-empty set of dice (spec D11)
+            row[a] = True
+        row[STOP] = True
+    if tokens[i, to_move[i]] >= 1 and die_actions[i] < MAX_DIE_ACTIONS:
+        for d in range(NUM_DICE):
+            v = c % 6  # die value - 1
+            c //= 6
+            row[UP_START + d] = v < 5
+            row[DOWN_START + d] = v > 0
+            row[TOKEN_REROLL_START + d] = ph == FINAL
+    _hand_bits(row, BUY_START, buyable, _BYTE_BOOLS)
+    row[TAKE] = True
 
 
 # ----------------------------------------------------------------------- step
@@ -357,8 +376,6 @@ def _observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, toke
     for h in range(NUM_HANDS):
         row[_REACH0 + h] = _REACH_VALUE[levels[h]]
 
-
-_BLOCK = 64  # games per block of observe: their reach rows are fetched together first
 
 
 @kernel
