@@ -133,17 +133,53 @@ def test_random_positions_match():
                                           slow.step_where(s_slow, live, actions))
 
 
-def test_errors_are_the_oracles():
-    """Bad actions raise the same messages from both cores, and change nothing."""
-    fast, slow = RainbowDice(2), NumpyRainbowDice(2)
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_errors_are_the_oracles(config):
+    """Bad actions (through ``step`` and ``step_where``, on live and finished games) raise the
+    same messages from both cores, and change nothing."""
+    fast, slow = RainbowDice(*config), NumpyRainbowDice(*config)
     s_fast, s_slow = fast.init([5, 6]), slow.init([5, 6])
-    for bad in ([0, 82], [82, 145], [82], [1.0, 2.0], [-1, 82], [64, 82], [114, 1]):
+    over = {"round": 12, "to_move": 0, "phase": "game_over", "dice": [1, 2, 3, 4, 5, 6], "free_rerolls_left": 0,
+            "die_actions_used": 0, "tokens": [1] * fast.num_players, "cards": [[0] * 30] * fast.num_players,
+            "supply": None if config[1] is None else [config[1]] * 30}
+    s_fast.put([1], fast.from_position(over, seed=1))
+    s_slow.put([1], slow.from_position(over, seed=1))
+    before = s_fast.copy()
+    calls = [("step", [0, 82]), ("step", [82, 145]), ("step", [82]), ("step", [1.0, 2.0]), ("step", [-1, 82]),
+             ("step", [64, 82]), ("step", [114, 1]), ("step_where", ([0], [144])), ("step_where", ([0], [145])),
+             ("step_where", ([0, 1], [82, 82])), ("step_where", ([1], [82])), ("step_where", ([0, 0], [82, 82]))]
+    for name, args in calls:
+        args = (np.array(args),) if name == "step" else tuple(np.array(x) for x in args)
         with pytest.raises(ValueError) as e_fast:
-            fast.step(s_fast, np.array(bad))
+            getattr(fast, name)(s_fast, *args)
         with pytest.raises(ValueError) as e_slow:
-            slow.step(s_slow, np.array(bad))
-        assert str(e_fast.value) == str(e_slow.value)
-    assert s_fast.equals(s_slow) and s_fast.equals(fast.init([5, 6]))
+            getattr(slow, name)(s_slow, *args)
+        assert str(e_fast.value) == str(e_slow.value), (name, args)
+    assert s_fast.equals(s_slow) and s_fast.equals(before)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_batch_n_equals_n_times_batch_1(config):
+    """The compiled core at batch 6 plays the same games as six cores at batch 1 (same seeds,
+    same actions, through ``step``, ``step_where`` and ``reset_where``)."""
+    game = RainbowDice(*config)
+    seeds = np.arange(6) * 7919 + config[0]
+    batch, singles = game.init(seeds), [game.init([int(x)]) for x in seeds]
+    rng = np.random.default_rng(config[0])
+    for step in range(100):
+        game.reset_where(batch, batch.done)
+        for s in singles:
+            game.reset_where(s, s.done)
+        mask, obs = game.legal_mask(batch), game.observe(batch)
+        actions = sample_legal(mask, rng)
+        rows = np.arange(6) if step % 4 else np.flatnonzero(rng.random(6) < 0.5)
+        rewards = game.step_where(batch, rows, actions[rows])
+        for i, s in enumerate(singles):
+            np.testing.assert_array_equal(game.legal_mask(s)[0], mask[i])
+            np.testing.assert_array_equal(game.observe(s)[0], obs[i])
+            single_reward = game.step(s, actions[i:i + 1])[0] if i in rows else np.zeros(game.num_players)
+            np.testing.assert_array_equal(single_reward, rewards[i])
+            assert s.equals(batch.take([i])), (config, step, i)
 
 
 @pytest.mark.soak
