@@ -36,5 +36,7 @@ def test_second_process_loads_every_kernel_from_the_cache(tmp_path):
     assert "envs.yacht.kernels.step" in warm and set(warm) <= set(cold)
     gostop = {"step_rows", "legal_mask", "observe", "deal_random", "deal_given", "classify"}
     assert {f"envs.gostop.kernels.{k}" for k in gostop} <= set(warm), sorted(warm)
+    rainbow = {f"envs.rainbow_dice.kernels.{k}" for k in ("new_games", "legal_mask", "step", "step_rows", "observe")}
+    assert rainbow <= set(warm), sorted(rainbow - set(warm))
     missed = {k: v for k, v in warm.items() if v["misses"] or not v["hits"]}
     assert not missed, f"recompiled in the second process: {missed}"
