@@ -116,3 +116,28 @@ def test_ship_writes_nothing_unless_the_evaluation_succeeds(tmp_path, capsys, mo
     with pytest.raises(RuntimeError, match="crashed"):
         main(["ship", str(run), "gostop-x", "--games", "3", "--weights-dir", str(weights)])
     assert not weights.exists() or not any(weights.iterdir())
+
+
+def test_time_budget_measures_the_ppo_throughput_without_the_warm_start(monkeypatch):
+    class Clock:  # every reading advances one second; the warm start takes ten more
+        now = 0.0
+
+        def __call__(self):
+            self.now += 1.0
+            return self.now
+
+    clock = Clock()
+    monkeypatch.setattr("training.ppo.time.monotonic", clock)
+
+    def slow_warm_start(self, data_dir=None, log=None):
+        clock.now += 10.0
+        self.bc_done = True
+        return {}
+
+    monkeypatch.setattr(PPOTrainer, "warm_start", slow_warm_start)
+    trainer = PPOTrainer(tiny(total_steps=512 * 100, bc_teacher="gostop-greedy", bc_games=1, bc_epochs=1))
+    trainer.train(time_budget_s=40.0)
+    # Start at 1 s, warm start until 11 s, PPO from 12 s, the 5th update at 17 s (16 s elapsed):
+    # one update per second fits 5 + (40 - 16) * 0.9 = 26.6 -> 26 updates (counting the warm start
+    # into the rate would have given 11).
+    assert trainer.config.total_steps == trainer.global_step == 512 * 26

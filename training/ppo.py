@@ -406,10 +406,11 @@ class PPOTrainer:
         A fresh run with ``bc_teacher`` first runs :meth:`warm_start` (its data goes to
         ``demonstrations/`` next to the checkpoint unless ``bc_data`` says otherwise), reports
         its statistics through ``log`` (a callable taking a str or dict) and checkpoints it;
-        its time counts against ``time_budget_s``.
+        its time counts against ``time_budget_s`` (but not into the measured PPO throughput).
         """
         cfg = self.config
         started, first_step, first_update = time.monotonic(), self.global_step, self.update
+        ppo_started = started  # the throughput is measured over PPO updates only
         if cfg.bc_teacher and not self.bc_done and self.update == 0:
             data_dir = Path(checkpoint_path).parent / "demonstrations" if checkpoint_path else None
             self.warm_start(data_dir, log=log)
@@ -419,6 +420,7 @@ class PPOTrainer:
                     log({"warm_start_evaluation": self.bc_stats["evaluation"]})
             if checkpoint_path is not None:
                 self.save(checkpoint_path)
+            ppo_started = time.monotonic()
         buf = Rollout(cfg.num_steps, cfg.num_envs, self.game.obs_size, self.game.num_actions, self.device)
         stats: dict = {}
         while self.global_step < cfg.total_steps:
@@ -452,7 +454,7 @@ class PPOTrainer:
             if time_budget_s is not None:
                 elapsed = time.monotonic() - started
                 if self.update - first_update == self.SIZING_UPDATES:
-                    rate = (self.global_step - first_step) / elapsed
+                    rate = (self.global_step - first_step) / (elapsed - (ppo_started - started))
                     fits = self.global_step + rate * (time_budget_s - elapsed) * (1 - self.SIZING_MARGIN)
                     fits = max(self.global_step, int(fits) // cfg.rollout_size * cfg.rollout_size)
                     cfg.total_steps = min(cfg.total_steps, fits)
