@@ -206,3 +206,17 @@ def test_observe_rejects_seats_out_of_range(seats):
         with pytest.raises(ValueError, match="seat"):
             game.observe(state, seats)
         np.testing.assert_array_equal(game.observe(state, np.array([1])), game.observe(state, 1))
+
+
+def test_gym_make_skips_the_passive_checker_unless_asked():
+    """The conformance tests run gymnasium's check_env, so gym.make leaves its per-step
+    checker out (users can still ask for it); the masks handed out stay fresh copies."""
+    env = gym.make("madang/Yacht-v0")
+    assert not isinstance(env, gym.wrappers.PassiveEnvChecker)
+    assert isinstance(gym.make("madang/Yacht-v0", disable_env_checker=False).env, gym.wrappers.PassiveEnvChecker)
+    obs, info = env.reset(seed=1)
+    info["action_mask"][:] = 0  # the caller's copy: the env's own mask is unaffected
+    env.unwrapped.action_masks()[:] = 0
+    assert env.unwrapped.action_masks().sum() == 43
+    env.step(SCORE_START)
+    assert env.unwrapped.action_masks().tolist() == env.unwrapped.game.legal_mask(env.unwrapped.state)[0].tolist()

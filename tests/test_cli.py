@@ -13,13 +13,17 @@ def test_solve_prints_the_optimum(capsys):
 def test_bench_json(capsys):
     assert main(["bench", "yacht", "--batch", "1", "8", "--seconds", "0.05", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["batch"] for r in rows] == [1, 8]
-    for r in rows:
+    assert [r.get("batch") for r in rows] == [1, 8, None]
+    for r in rows[:2]:
         assert r["game"] == "yacht" and r["steps_per_s"] > 0 and r["loop_steps_per_s"] > 0
+        assert r["oracle_steps_per_s"] > 0 and r["oracle_ratio"] > 0  # the numpy oracle, side by side
+    envs = rows[2]
+    assert envs["game"] == "yacht" and envs["single_env"]["steps"] > 0 and envs["aec"]["steps_per_s"] > 0
+    assert 0 < envs["single_env"]["env_us_per_step"] <= envs["single_env"]["us_per_step"]
 
 
 def test_bench_covers_gostop(capsys):
-    assert main(["bench", "gostop", "--batch", "1", "64", "--seconds", "0.05", "--json"]) == 0
+    assert main(["bench", "gostop", "--batch", "1", "64", "--seconds", "0.05", "--json", "--no-envs"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["game"] for r in rows] == ["gostop", "gostop"] and all(r["steps_per_s"] > 0 for r in rows)
 
@@ -27,7 +31,8 @@ def test_bench_covers_gostop(capsys):
 def test_bench_table(capsys):
     assert main(["bench", "yacht", "--batch", "4", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out
-    assert "batched steps/s" in out and "yacht" in out
+    assert "core steps/s" in out and "numpy oracle" in out and "yacht" in out
+    assert "single env (gymnasium.make)" in out and "AEC loop" in out
 
 
 def test_demo_plays_a_full_game(capsys):

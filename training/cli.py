@@ -122,22 +122,33 @@ def _cmd_serve(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from benchmarks.throughput import DEFAULT_BATCHES, run
+    from benchmarks.throughput import DEFAULT_BATCHES, bench_aec, bench_single_env, run
 
     games = [args.game] if args.game else sorted(GAMES)
     batches = args.batch or list(DEFAULT_BATCHES)
     if not args.json:
-        print(f"{'game':<14}{'batch':>7}{'batched steps/s':>18}{'loop steps/s':>15}{'ratio':>9}")
+        print(f"{'game':<14}{'batch':>7}{'core steps/s':>15}{'numpy oracle':>14}{'ratio':>8}"
+              f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}")
     for game in games:
         for row in run(game, batches, seconds=args.seconds):
             if args.json:
                 print(json.dumps(row.as_dict()), flush=True)
-            else:
-                print(
-                    f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>18,.0f}"
-                    f"{row.loop_steps_per_s:>15,.0f}{row.ratio:>8.1f}x",
-                    flush=True,
-                )
+                continue
+            oracle = ("—", "", "—", "") if row.oracle_steps_per_s is None else (
+                f"{row.oracle_steps_per_s:,.0f}", f"{row.oracle_ratio:.1f}x",
+                f"{row.oracle_step_us:,.1f}", f"{row.step_ratio:.1f}x")
+            print(f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>15,.0f}{oracle[0]:>14}{oracle[1]:>8}"
+                  f"{row.step_us:>11,.1f}{oracle[2]:>10}{oracle[3]:>8}"
+                  f"{row.loop_steps_per_s:>14,.0f}{row.ratio:>8.1f}x", flush=True)
+        if args.no_envs:
+            continue
+        single, aec = bench_single_env(game, args.seconds), bench_aec(game, args.seconds)
+        if args.json:
+            print(json.dumps({"game": game, "single_env": single, "aec": aec}), flush=True)
+        else:
+            print(f"{game:<14}single env (gymnasium.make): {single['env_us_per_step']:.1f} µs per step "
+                  f"({single['us_per_step']:.1f} µs with the random policy); "
+                  f"PettingZoo AEC loop: {aec['steps_per_s']:,.0f} steps/s", flush=True)
     return 0
 
 
@@ -432,11 +443,13 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("game", nargs="?", choices=sorted(GAMES), help="only the bots that play this game")
     bots.set_defaults(func=_cmd_bots)
 
-    bench = sub.add_parser("bench", help="env steps/s of the batched core vs a per-game loop")
+    bench = sub.add_parser("bench", help="env steps/s of the batched core vs its numpy oracle, a per-game "
+                                         "loop, the single env and the AEC loop")
     bench.add_argument("game", nargs="?", choices=sorted(GAMES), help="game (default: all)")
     bench.add_argument("--batch", type=int, nargs="+", help="batch sizes (default 1 16 256 4096 16384)")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--json", action="store_true", help="one JSON object per line")
+    bench.add_argument("--no-envs", action="store_true", help="skip the single env and AEC measurements")
     bench.set_defaults(func=_cmd_bench)
 
     train = sub.add_parser("train", help="train a PPO bot on a game's batched core")

@@ -77,6 +77,7 @@ class MadangEnv(gym.Env):
         self.learner_seat = 0
         self._over: dict | None = None  # result when the game ended (by the rules or illegally)
         self._forfeited_by: int | None = None  # the learner's seat after an illegal action in "lose" mode
+        self._mask = np.zeros(self.game.num_actions, dtype=bool)  # the learner's legal actions now
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -103,33 +104,33 @@ class MadangEnv(gym.Env):
         return self._obs(), self._info(info)
 
     def step(self, action):
-        if self.state is None:
+        state = self.state
+        if state is None:
             raise ValueError("call reset() before step()")
-        if self._over is not None or self.state.done[0]:
+        if self._over is not None or state.done[0]:
             raise ValueError("the game is over; call reset() before step()")
         a = parse_action(action, self.game.num_actions)
-        mask = self.game.legal_mask(self.state)[0]
         seat = self.learner_seat
-        if not mask[a]:
+        if not self._mask[a]:  # the mask of this state, computed when it was handed out
             if self.illegal_action == "raise":
-                legal = np.flatnonzero(mask).tolist()
+                legal = np.flatnonzero(self._mask).tolist()
                 raise ValueError(
                     f"illegal action {a} ({self.game.describe_action(a)}); legal actions: {legal}"
                 )
             rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
-            self._over = {"reason": "illegal", **self.game.forfeit_result(self.state, 0, seat, self.illegal_penalty)}
+            self._over = {"reason": "illegal", **self.game.forfeit_result(state, 0, seat, self.illegal_penalty)}
             self._forfeited_by = seat
             return self._obs(), float(rewards[seat]), True, False, self._info()
-        # Opponents move after the learner: work on a copy, so that a failing bot changes nothing.
-        state = self.state.copy() if self.game.num_players > 1 else self.state
-        rng_state = self.np_random.bit_generator.state
-        try:
-            rewards = self.game.step(state, np.array([a]), check=False)  # checked above
-            reward = float(rewards[0, seat]) + self._advance(state, seat, self.np_random)
-        except Exception:
-            self.np_random.bit_generator.state = rng_state
-            raise
-        self.state = state
+        if self.game.num_players == 1:  # no opponent can fail: step in place
+            reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
+        else:
+            before = state.copy()  # opponents move next: a failing bot restores this
+            try:
+                reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])
+                reward += self._advance(state, seat, self.np_random)
+            except Exception:
+                self.state = before
+                raise
         terminated = bool(state.done[0])
         if terminated:
             self._over = self.game.result(state, 0)
@@ -139,9 +140,7 @@ class MadangEnv(gym.Env):
         """The learner's current legal-action mask as int8 (all zeros once the game is over)."""
         if self.state is None:
             raise ValueError("call reset() before action_masks()")
-        if self._over is not None:
-            return np.zeros(self.game.num_actions, dtype=np.int8)
-        return self.game.legal_mask(self.state)[0].astype(np.int8)
+        return self._mask.astype(np.int8)
 
     def to_position(self) -> dict:
         """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""
@@ -153,16 +152,35 @@ class MadangEnv(gym.Env):
 
     # ------------------------------------------------------------- helpers
     def _advance(self, state, learner_seat: int, np_random) -> float:
-        seats = np.array([learner_seat], dtype=np.int64)
-        return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
+        """Let the opponents move until the learner's turn; returns the learner's rewards.
+
+        If a bot fails, ``np_random`` is restored before raising (the caller restores the
+        state); its state is saved only when an opponent is about to move.
+        """
+        if state.done[0] or state.to_move[0] == learner_seat:
+            return 0.0
+        saved = np_random.bit_generator.state
+        try:
+            seats = np.array([learner_seat], dtype=np.int64)
+            return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
+        except Exception:
+            np_random.bit_generator.state = saved
+            raise
 
     def _obs(self) -> np.ndarray:
-        return self.game.observe(self.state, np.array([self.learner_seat]))[0].copy()
+        state = self.state
+        seats = None if state.to_move[0] == self.learner_seat else np.array([self.learner_seat])
+        return self.game.observe(state, seats)[0]  # a row of a fresh array
 
     def _info(self, extra: dict | None = None) -> dict:
-        info = {"action_mask": self.action_masks(), "learner_seat": self.learner_seat}
+        """The info dict of the current state; also computes the learner's mask for ``step``."""
         if self._over is None and self.state.done[0]:
             self._over = self.game.result(self.state, 0)
+        if self._over is None:
+            self._mask = self.game.legal_mask(self.state)[0]
+        else:
+            self._mask = np.zeros(self.game.num_actions, dtype=bool)
+        info = {"action_mask": self._mask.astype(np.int8), "learner_seat": self.learner_seat}
         if self._over is not None:
             info.update(self._over)
         if extra:

@@ -62,6 +62,7 @@ class MadangAECEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(A) for a in self.possible_agents}
         self.state = None
+        self._mask = np.zeros(A, dtype=bool)  # legal actions of the seat to move in ``state``
         self._forfeited_by: int | None = None  # seat that lost by an illegal action ("lose" mode)
         self._np_random = np.random.default_rng()
 
@@ -82,16 +83,19 @@ class MadangAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: dict(reset_info) for a in self.agents}
         self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
+        self._mask = self.game.legal_mask(self.state)[0]  # all False once done
         if self.state.done[0]:  # a deal that ended before any decision
             self._finish(np.asarray(self.game.final_rewards(self.state, 0), dtype=np.float32),
                          self.game.result(self.state, 0))
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        obs = self.game.observe(self.state, np.array([seat]))[0].copy()
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        state = self.state
+        obs = self.game.observe(state, None if seat == state.to_move[0] else np.array([seat]))[0]
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self.game.legal_mask(self.state)[0].astype(np.int8)
+            mask = self._mask.astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
@@ -100,7 +104,7 @@ class MadangAECEnv(AECEnv):
             return self._was_dead_step(action)
         a = parse_action(action, self.game.num_actions)
         seat = self.agent_name_mapping[agent]
-        mask = self.game.legal_mask(self.state)[0]
+        mask = self._mask  # the legal actions of the seat to move in this state
         self._cumulative_rewards[agent] = 0.0
         if not mask[a]:
             if self.illegal_action == "raise":
@@ -114,7 +118,8 @@ class MadangAECEnv(AECEnv):
             self._forfeited_by = seat
             self._finish(rewards, result)
             return
-        rewards = self.game.step(self.state, np.array([a]))[0]
+        rewards = self.game.step(self.state, np.array([a]), check=False)[0]  # checked above
+        self._mask = self.game.legal_mask(self.state)[0]
         if self.state.done[0]:
             self._finish(rewards, self.game.result(self.state, 0))
             return

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core.game import Game
+from ..core.kernels import first_bad_row
 
 
 def resolve_opponents(game: Game, opponents) -> list:
@@ -72,17 +73,14 @@ def _bot_actions(game: Game, bot, seats: np.ndarray, obs, mask, rng) -> np.ndarr
     except Exception as e:
         fail(f"failed: {type(e).__name__}: {e}", cause=e)
     arr = np.asarray(chosen)
-    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer) or arr.shape != (mask.shape[0],):
+    if arr.dtype.kind not in "iu" or arr.shape != (mask.shape[0],):
         fail(f"returned {arr.dtype} actions of shape {arr.shape}; a bot returns "
              f"({mask.shape[0]},) integer actions")
-    arr = arr.astype(np.int64)
-    ok = (arr >= 0) & (arr < game.num_actions)
-    ok[ok] = mask[np.flatnonzero(ok), arr[ok]]
-    if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
+    arr = arr.astype(np.int64, copy=False)
+    kind, i = first_bad_row(arr, mask)
+    if kind:
         a = int(arr[i])
-        what = (f"illegal action {a} ({game.describe_action(a)})" if 0 <= a < game.num_actions
-                else f"out-of-range action {a}")
+        what = f"illegal action {a} ({game.describe_action(a)})" if kind == 3 else f"out-of-range action {a}"
         fail(f"chose {what}; legal actions: {np.flatnonzero(mask[i]).tolist()}", row=i)
     return arr
 
@@ -103,18 +101,24 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng,
         pending = ~state.done & (state.to_move != learner_seat)
         if not pending.any():
             return collected
-        rows = np.flatnonzero(pending)
-        seat = state.to_move[rows].astype(np.int64)
-        which = np.where(seat < learner_seat[rows], seat, seat - 1)
+        every = bool(pending.all())  # then step the state itself, without copies
+        rows = np.arange(B) if every else np.flatnonzero(pending)
+        sub = state if every else state.take(rows)
+        seat = sub.to_move.astype(np.int64)
+        learner = learner_seat[rows]
+        which = np.where(seat < learner, seat, seat - 1)
         if seating is not None:
             which = seating[rows, which]
-        actions = np.empty(rows.size, dtype=np.int64)
-        sub = state.take(rows)
         obs = game.observe(sub)
         mask = game.legal_mask(sub)
-        for j in np.unique(which):
-            pick = which == j
-            actions[pick] = _bot_actions(game, bots[j], seat[pick], obs[pick], mask[pick], rng)
+        if rows.size == 1 or len(bots) == 1:
+            actions = _bot_actions(game, bots[int(which[0])], seat, obs, mask, rng)
+        else:
+            actions = np.empty(rows.size, dtype=np.int64)
+            for j in np.unique(which):
+                pick = which == j
+                actions[pick] = _bot_actions(game, bots[j], seat[pick], obs[pick], mask[pick], rng)
         rewards = game.step(sub, actions, check=False)  # checked against the mask above
-        state.put(rows, sub)
-        collected[rows] += rewards[np.arange(rows.size), learner_seat[rows]]
+        if not every:
+            state.put(rows, sub)
+        collected[rows] += rewards[np.arange(rows.size), learner]

@@ -93,20 +93,26 @@ class MadangVectorEnv(VectorEnv):
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
-        # Work on copies, so that a failing opponent bot leaves every slot as it was.
-        state, seats = self.state.copy(), self.learner_seat.copy()
-        rng_states = [g.bit_generator.state for g in [self._np_random, *self._seat_rngs]]
+        # A failing opponent bot leaves every slot as it was: opponents play on a copy, and
+        # each generator's state is saved before its first draw (see _step).  Without
+        # opponents nothing can fail after the core has checked the actions.
+        solo = self.game.num_players == 1
+        state, seats = (self.state if solo else self.state.copy()), self.learner_seat.copy()
+        saved: dict = {}
         try:
-            out = self._step(state, seats, np.asarray(actions))
+            out = self._step(state, seats, np.asarray(actions), saved)
         except Exception:
-            for g, saved in zip([self._np_random, *self._seat_rngs], rng_states):
-                g.bit_generator.state = saved
+            for g, st in saved.items():
+                g.bit_generator.state = st
             raise
         self.state, self.learner_seat = state, seats
         return out
 
-    def _step(self, state, seats, actions):
+    def _step(self, state, seats, actions, saved: dict):
+        """One step of every slot; ``saved`` collects each generator's state before it draws."""
         rewards = self.game.step(state, actions)[np.arange(self.num_envs), seats]
+        if self.game.num_players > 1:
+            saved.setdefault(self._np_random, self._np_random.bit_generator.state)
         rewards = rewards + play_opponents(self.game, state, seats, self.opponents, self._np_random)
         terminated = state.done.copy()
         infos = {}
@@ -118,6 +124,9 @@ class MadangVectorEnv(VectorEnv):
             infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
             infos["final_info"], infos["_final_info"] = _stack_infos(results, idx, self.num_envs), terminated.copy()
             self.game.reset_where(state, terminated)
+            if self.learner_seat_config is None:
+                for i in idx:
+                    saved.setdefault(self._seat_rngs[i], self._seat_rngs[i].bit_generator.state)
             self._draw_seats(seats, self._seat_rngs, idx)
             play_opponents(self.game, state, seats, self.opponents, self._np_random)
         infos["action_mask"] = self.game.legal_mask(state).astype(np.int8)

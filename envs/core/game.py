@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernels as _kernels
 from . import rng as _rng
 from .state import BatchState
 
@@ -105,16 +106,18 @@ class Game:
         if seats is None:
             return state.to_move.astype(np.int64)
         arr = np.asarray(seats)
-        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype.kind not in "iu":
             raise ValueError(f"seats must be integers, got dtype {arr.dtype}")
-        try:
-            arr = np.broadcast_to(arr, state.to_move.shape)
-        except ValueError:
-            raise ValueError(f"seats must broadcast to ({state.batch_size},), got shape {arr.shape}") from None
-        if arr.size and (arr.min() < 0 or arr.max() >= self.num_players):
-            bad = int(arr[(arr < 0) | (arr >= self.num_players)][0])
-            raise ValueError(f"seat {bad} out of range 0..{self.num_players - 1}")
-        return arr.astype(np.int64)
+        if arr.shape != state.to_move.shape:
+            try:
+                arr = np.broadcast_to(arr, state.to_move.shape)
+            except ValueError:
+                raise ValueError(f"seats must broadcast to ({state.batch_size},), got shape {arr.shape}") from None
+        arr = arr.astype(np.int64, copy=False)
+        bad = _kernels.first_out_of_range(arr, 0, self.num_players)
+        if bad >= 0:
+            raise ValueError(f"seat {int(arr[bad])} out of range 0..{self.num_players - 1}")
+        return arr
 
     def _apply_rows(self, state: BatchState, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """Apply validated ``actions`` to the games ``rows`` only; return their (n, P) rewards.
@@ -323,32 +326,24 @@ class Game:
         """
         arr = np.asarray(actions)
         B = state.batch_size
-        name = np.arange(B) if games is None else np.asarray(games)
-        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
             raise ValueError(f"actions must have shape ({B},), got {arr.shape}")
         arr = arr.astype(np.int64)
-        if state.done.any():
-            i = int(np.flatnonzero(state.done)[0])
-            raise ValueError(f"game {int(name[i])} is over; reset it before stepping")
-        bad = (arr < 0) | (arr >= self.num_actions)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {int(name[i])})"
-            )
         mask = self.legal_mask(state)
-        ok = mask[np.arange(B), arr]
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            legal = np.flatnonzero(mask[i]).tolist()
-            where = f" (game {int(name[i])})" if B > 1 or games is not None else ""
-            raise ValueError(
-                f"illegal action {int(arr[i])} ({self.describe_action(int(arr[i]))}){where}; "
-                f"legal actions: {legal}"
-            )
-        return arr
+        kind, i = _kernels.first_bad_action(arr, state.done, mask)
+        if kind == 0:
+            return arr
+        name = i if games is None else int(np.asarray(games)[i])
+        if kind == 1:
+            raise ValueError(f"game {name} is over; reset it before stepping")
+        a = int(arr[i])
+        if kind == 2:
+            raise ValueError(f"action {a} out of range 0..{self.num_actions - 1} (game {name})")
+        legal = np.flatnonzero(mask[i]).tolist()
+        where = f" (game {name})" if B > 1 or games is not None else ""
+        raise ValueError(f"illegal action {a} ({self.describe_action(a)}){where}; legal actions: {legal}")
 
     def win_rewards(self, scores: np.ndarray) -> np.ndarray:
         """Win/loss rewards from final (B, P) scores: +1 shared by the winners, -1 by the losers.

@@ -7,7 +7,8 @@ own seed and on how many values it has drawn, never on the batch it sits in.
 That is what makes batch size 1 and batch size N bit-identical.
 
 All functions here are vectorized over the batch and cheap (a handful of
-uint64 numpy operations per draw).
+uint64 numpy operations per draw).  The compiled rules draw the same values with the
+scalar functions of :mod:`envs.core.kernels`.
 """
 
 from __future__ import annotations
