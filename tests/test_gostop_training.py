@@ -49,6 +49,22 @@ def test_self_play_pool_trains_on_gostop_with_the_learner_in_both_seats(tmp_path
     assert again.global_step == 4096
 
 
+def test_win_bonus_adds_a_fixed_reward_for_each_won_deal_and_a_penalty_for_each_lost_one():
+    def rollout(**kw):
+        trainer = PPOTrainer(tiny(reward_clip=0.0, seed=5, **kw))
+        buf = Rollout(48, 32, trainer.game.obs_size, trainer.game.num_actions, "cpu")
+        torch.manual_seed(0)
+        trainer.collect(buf)
+        return buf.rewards
+
+    plain, bonus = rollout(), rollout(reward_win_bonus=0.5)
+    won, lost = plain > 0, plain < 0
+    assert won.any() and lost.any()  # payouts arrive only when a deal ends
+    assert torch.allclose(bonus, plain + 0.5 * won - 0.5 * lost)
+    with pytest.raises(ValueError, match="reward_win_bonus"):
+        tiny(reward_win_bonus=-1.0).validate()
+
+
 def test_shipped_gostop_recipe_is_valid_and_warm_starts_from_the_greedy_bot():
     cfg = PPOConfig.from_dict(json.loads((CONFIG_DIR / "gostop.json").read_text()))
     cfg.validate()
