@@ -53,7 +53,9 @@ def _policy_info(name: str) -> BotInfo:
     hidden = "x".join(str(h) for h in meta.get("hidden", []))
     line = f"PPO policy ({hidden} MLP) shipped in agents/weights"
     ev = meta.get("shipped_evaluation") or {}
-    if "mean" in ev and "games" in ev:
+    if "bot_b" in ev and "mean" in ev and "games" in ev:
+        line += f"; {ev['mean']:+.2f} per game against {ev['bot_b']} over {ev['games']} seat-swapped games"
+    elif "mean" in ev and "games" in ev:
         line += f"; {ev['mean']:.2f} mean over {ev['games']} evaluation games"
     return BotInfo(name, meta.get("game"), line)
 

@@ -367,17 +367,53 @@ def _matches_markdown(t) -> str:
         draws = f"{m.draws} ({m.nagari} nagari)" if m.nagari else str(m.draws)
         lines.append(f"| {m.bot_a} | {m.bot_b} | {m.games} | {m.wins} | {m.losses} | {draws} "
                      f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} |")
+    if any(m.go_a is not None for m in t.matches):
+        lines += ["", "| bot | against | deals | called Go | won after Go | lost after Go | nagari after Go "
+                      "| points per deal after Go |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for m in t.matches:
+            for me, other, g in ((m.bot_a, m.bot_b, m.go_a), (m.bot_b, m.bot_a, m.go_b)):
+                lines.append(f"| {me} | {other} | {g.deals} | {g.called_go} ({100 * g.go_rate:.1f} %) "
+                             f"| {g.won_after_go} | {g.lost_after_go} | {g.nagari_after_go} "
+                             f"| {g.points_after_go:+.2f} |")
     return "\n".join(lines)
 
 
+SHIP_REFERENCE = {"gostop": "gostop-greedy"}
+"""The bot ``madang ship`` measures a policy against in a game without a solo mode (default ``random``)."""
+
+
+def _ship_evaluation(args, meta: dict, bot) -> dict:
+    """The evaluation ``madang ship`` records: solitaire games, or a seat-swapped match against
+    ``--against`` (the game's reference bot when it has no solo mode); prints one line."""
+    from envs.registration import game_class
+
+    from .evaluate import evaluate_solo, seat_swapped_match
+
+    game = meta["game"]
+    against = args.against
+    if against is None and game_class(game).min_players > 1:
+        against = SHIP_REFERENCE.get(game, "random")
+    if against is None:
+        r = evaluate_solo(game, bot, args.games, seed=args.seed)
+        frac = "" if r.fraction_of_optimum is None else f" ({100 * r.fraction_of_optimum:.2f} % of optimum)"
+        print(f"{args.name}: {r.mean:.2f} ± {r.se:.2f} over {r.games} solitaire games{frac}")
+        return {"games": r.games, "seed": args.seed, "mean": r.mean, "se": r.se,
+                "fraction_of_optimum": r.fraction_of_optimum}
+    (reference,) = _load_bots([against], game)
+    m = seat_swapped_match(game, bot, reference, args.games, seed=args.seed)
+    m.bot_b = against
+    print(f"{args.name} against {against}: {m.mean_a:+.2f} ± {m.ci95_a:.2f} per game, {m.margin:+.2f} ± "
+          f"{m.margin_ci95:.2f} more than {against}, {m.wins} won / {m.losses} lost / {m.draws} drawn "
+          f"({100 * m.decided_win_rate:.1f} % of decided games) over {m.games} games, each of "
+          f"{m.pairs} deals played in both seatings")
+    return {"seat_swapped": True, "seed": args.seed, **m.as_dict()}
+
+
 def _cmd_ship(args) -> int:
-    import shutil
+    import os
 
     from agents.policy_files import WEIGHTS_DIR, load_policy
     from agents.registry import _BOTS
-    from envs.registration import game_class
-
-    from .evaluate import evaluate_solo
 
     if args.games < 0:
         raise UsageError(f"--games must be 0 (no evaluation) or positive, got {args.games}",
@@ -390,22 +426,18 @@ def _cmd_ship(args) -> int:
                     "once the run has finished"):
         bot = load_policy(src, name=args.name)  # checks the files fit the installed env
     meta = dict(bot.metadata)
-    if args.games and game_class(meta["game"]).min_players > 1:
-        raise UsageError(f"madang ship evaluates policies in solitaire games, and {meta['game']} has none",
-                         "pass --games 0 to ship it without an evaluation")
+    if args.games:
+        meta["shipped_evaluation"] = _ship_evaluation(args, meta, bot)
+    # Nothing is written before the evaluation succeeded; both files appear together.
     dest = Path(args.weights_dir or WEIGHTS_DIR) / args.name
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src.with_suffix(".pt"), dest.with_suffix(".pt"))
-    if args.games:
-        r = evaluate_solo(meta["game"], bot, args.games, seed=args.seed)
-        meta["shipped_evaluation"] = {
-            "games": r.games, "seed": args.seed, "mean": r.mean, "se": r.se,
-            "fraction_of_optimum": r.fraction_of_optimum,
-        }
-        frac = "" if r.fraction_of_optimum is None else f" ({100 * r.fraction_of_optimum:.2f} % of optimum)"
-        print(f"{args.name}: {r.mean:.2f} ± {r.se:.2f} over {r.games} solitaire games{frac}")
-    dest.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
-    print(f"shipped {dest}.pt and {dest}.json")
+    pt, js = dest.with_suffix(".pt"), dest.with_suffix(".json")
+    pt_tmp, js_tmp = pt.with_name(pt.name + ".tmp"), js.with_name(js.name + ".tmp")
+    pt_tmp.write_bytes(src.with_suffix(".pt").read_bytes())
+    js_tmp.write_text(json.dumps(meta, indent=2) + "\n")
+    os.replace(pt_tmp, pt)
+    os.replace(js_tmp, js)
+    print(f"shipped {pt} and {js}")
     return 0
 
 
@@ -510,7 +542,13 @@ def build_parser() -> argparse.ArgumentParser:
     ship = sub.add_parser("ship", help="copy a run's final policy into agents/weights as a named bot")
     ship.add_argument("run_dir")
     ship.add_argument("name", help="bot name, e.g. yacht-ppo")
-    ship.add_argument("--games", type=int, default=10000, help="solitaire games to evaluate it on (0: skip)")
+    ship.add_argument("--games", type=int, default=10000,
+                      help="solitaire games to evaluate it on, or with --against (and in games without a solo "
+                           "mode) deals played twice with the seats swapped (0: skip)")
+    ship.add_argument("--against", metavar="BOT",
+                      help="evaluate in seat-swapped two-player games against this bot (default for games "
+                           "without a solo mode: " + ", ".join(f"{g}: {b}" for g, b in SHIP_REFERENCE.items())
+                           + ")")
     ship.add_argument("--seed", type=int, default=0)
     ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
     ship.set_defaults(func=_cmd_ship)

@@ -9,8 +9,10 @@ a set of games between fixed seats is one batch.
 * :func:`seat_swapped_match`: two bots over ``pairs`` deals, each deal played twice with the
   seats swapped (same seed, so the same deal in Go-Stop and the same first rolls in the dice
   games), from bot A's side: points per game with 95 % CIs over the deal pairs, wins,
-  losses, draws and (Go-Stop) nagari.  Go-Stop deals that end before any decision
-  (chongtong, dealt again inside ``reset``) count as games with their result.
+  losses, draws and (Go-Stop) nagari, and for games with Go calls (Go-Stop) each bot's
+  :class:`GoStats`: how often it called Go and how those deals ended.  Go-Stop deals that
+  end before any decision (chongtong, dealt again inside ``reset``) count as games with their
+  result.
 * :func:`round_robin`: every two bots in a seat-swapped match, per-bot means, CIs, win
   rates and Elo ratings from a Bradley-Terry fit.
 
@@ -81,8 +83,10 @@ def _signed_result(result: dict, num_players: int) -> list:
 def _play(game_name: str, bots: list, seeds, rng_seed: int, game_config: dict):
     """Play one batch (``bots[i]`` in seat ``i``, game ``j`` seeded ``seeds[j]``).
 
-    Returns ``(values (N, P), nagari (N,) bool, skipped)`` where ``skipped[j]`` lists the
-    per-seat values of the games decided before any decision in slot ``j``.
+    Returns ``(values (N, P), nagari (N,) bool, skipped, gos)`` where ``skipped[j]`` lists the
+    per-seat values of the games decided before any decision in slot ``j`` and ``gos`` is the
+    (N, P) number of Go calls of each seat at the end of each game (None for games whose state
+    has no ``go_count``).
     """
     bots = [_bot(b) for b in bots]
     game = _game(game_name, len(bots), game_config)
@@ -96,7 +100,8 @@ def _play(game_name: str, bots: list, seeds, rng_seed: int, game_config: dict):
     values = np.array([_signed_result(r, P) for r in results], dtype=np.float64).reshape(-1, P)
     nagari = np.array([r.get("reason") == "nagari" for r in results], dtype=bool)
     skipped = [[_signed_result(r, P) for r in game.skipped_results(state, i)] for i in range(state.batch_size)]
-    return values, nagari, skipped
+    gos = getattr(state, "go_count", None)
+    return values, nagari, skipped, None if gos is None else np.asarray(gos, dtype=np.int64).reshape(-1, P)
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,8 @@ def _joined(outputs: list) -> tuple:
     """The outputs of one seating's shards (:func:`_play`), joined in game order."""
     values = np.concatenate([o[0] for o in outputs])
     nagari = np.concatenate([o[1] for o in outputs])
-    return values, nagari, [s for o in outputs for s in o[2]]
+    gos = None if outputs[0][3] is None else np.concatenate([o[3] for o in outputs])
+    return values, nagari, [s for o in outputs for s in o[2]], gos
 
 
 def _play_shard(shard: Shard):
@@ -245,6 +251,45 @@ def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_g
 
 
 @dataclass
+class GoStats:
+    """How one bot of a match used Go (games with Go / Stop calls, i.e. Go-Stop).
+
+    Over the ``deals`` it played to a decision (deals decided before any decision do not
+    count): ``called_go`` deals in which it called Go at least once, ``gos`` its Go calls in
+    all, and how the deals with a Go ended for it: ``won_after_go``, ``lost_after_go`` (the
+    opponent stopped, go-bak) and ``nagari_after_go`` (nobody stopped).  ``points_after_go``
+    is its mean result in the deals with a Go (0 when there is none).
+    """
+
+    deals: int
+    called_go: int
+    gos: int
+    won_after_go: int
+    lost_after_go: int
+    nagari_after_go: int
+    points_after_go: float
+
+    @classmethod
+    def of(cls, gos: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> "GoStats":
+        """From a bot's Go calls, results and its opponent's results in each deal ((N,) each)."""
+        went = gos > 0
+        return cls(deals=int(gos.size), called_go=int(went.sum()), gos=int(gos.sum()),
+                   won_after_go=int((went & (mine > theirs)).sum()),
+                   lost_after_go=int((went & (mine < theirs)).sum()),
+                   nagari_after_go=int((went & (mine == theirs)).sum()),
+                   points_after_go=float(mine[went].mean()) if went.any() else 0.0)
+
+    @property
+    def go_rate(self) -> float:
+        """Share of the deals in which the bot called Go."""
+        return self.called_go / self.deals if self.deals else 0.0
+
+    def as_dict(self) -> dict:
+        """A JSON-compatible dict."""
+        return dict(asdict(self), go_rate=self.go_rate)
+
+
+@dataclass
 class MatchResult:
     """A seat-swapped match of bot A against bot B, from A's side.
 
@@ -252,7 +297,8 @@ class MatchResult:
     any decision.  ``mean_a`` / ``mean_b`` are each bot's mean result per game (Go-Stop:
     points per deal), ``margin`` the mean of A's minus B's result; the ``ci95`` half-widths
     come from the spread of the deal pairs' totals (the pairs are independent).
-    ``nagari`` counts the draws that were nagari (Go-Stop).  ``values_a`` / ``values_b``
+    ``nagari`` counts the draws that were nagari (Go-Stop).  ``go_a`` / ``go_b`` are the
+    bots' :class:`GoStats` (None for games without Go calls).  ``values_a`` / ``values_b``
     hold every game's results (not in :meth:`as_dict`).
     """
 
@@ -271,6 +317,8 @@ class MatchResult:
     ci95_a: float
     margin: float
     margin_ci95: float
+    go_a: GoStats | None = None
+    go_b: GoStats | None = None
     values_a: np.ndarray = field(repr=False, default=None)
     values_b: np.ndarray = field(repr=False, default=None)
 
@@ -284,10 +332,18 @@ class MatchResult:
         """A's share of games won, draws counting one half."""
         return (self.wins + 0.5 * self.draws) / self.games
 
+    @property
+    def decided_win_rate(self) -> float:
+        """A's share of the decided games (wins and losses, draws left out)."""
+        decided = self.wins + self.losses
+        return self.wins / decided if decided else 0.5
+
     def as_dict(self) -> dict:
         """A JSON-compatible dict (``--json``)."""
-        d = {k: v for k, v in asdict(self).items() if k not in ("values_a", "values_b")}
-        return dict(d, win_rate=self.win_rate, score_rate=self.score_rate)
+        d = {k: v for k, v in asdict(self).items() if k not in ("values_a", "values_b", "go_a", "go_b")}
+        gos = {k: getattr(self, k).as_dict() for k in ("go_a", "go_b") if getattr(self, k) is not None}
+        return dict(d, win_rate=self.win_rate, score_rate=self.score_rate, decided_win_rate=self.decided_win_rate,
+                    **gos)
 
 
 def seat_swapped_match(game_name: str, bot_a, bot_b, pairs: int, seed: int = 0, paired: bool = True, *,
@@ -323,8 +379,14 @@ def _match_plan(game_name: str, bot_a, bot_b, pairs: int, seed: int, paired: boo
 
 def _match_result(game_name: str, bot_a, bot_b, pairs: int, paired: bool, seating_a, seating_b) -> MatchResult:
     """A seat-swapped match from the joined outputs of its two seatings (A in seat 0, then 1)."""
-    va, nag_a, skip_a = seating_a
-    vb, nag_b, skip_b = seating_b
+    va, nag_a, skip_a, gos_a = seating_a
+    vb, nag_b, skip_b, gos_b = seating_b
+    go_a = go_b = None
+    if gos_a is not None:  # the deals played to a decision (skipped ones have no Go)
+        go_a = GoStats.of(np.concatenate([gos_a[:, 0], gos_b[:, 1]]), np.concatenate([va[:, 0], vb[:, 1]]),
+                          np.concatenate([va[:, 1], vb[:, 0]]))
+        go_b = GoStats.of(np.concatenate([gos_a[:, 1], gos_b[:, 0]]), np.concatenate([va[:, 1], vb[:, 0]]),
+                          np.concatenate([va[:, 0], vb[:, 1]]))
     # A's and B's result in every game, and each game's deal pair.
     mine = [va[:, 0], vb[:, 1]]
     theirs = [va[:, 1], vb[:, 0]]
@@ -349,7 +411,7 @@ def _match_result(game_name: str, bot_a, bot_b, pairs: int, paired: bool, seatin
         game=game_name, bot_a=_name(bot_a), bot_b=_name(bot_b), pairs=pairs, paired=paired, games=games,
         wins=int((a > b).sum()), losses=int((a < b).sum()), draws=int((a == b).sum()),
         nagari=int(nag_a.sum() + nag_b.sum()), mean_a=mean_a, mean_b=float(b.mean()), ci95_a=ci_a,
-        margin=margin, margin_ci95=margin_ci, values_a=a, values_b=b,
+        margin=margin, margin_ci95=margin_ci, go_a=go_a, go_b=go_b, values_a=a, values_b=b,
     )
 
 

@@ -17,7 +17,8 @@ Options for harder games, all in :class:`PPOConfig` (and so in JSON configs):
 * a **behaviour-cloning warm start** (``bc_teacher``, ``bc_games``, ``bc_data``,
   ``bc_epochs``, ...): the policy and value head first fit a teacher bot's recorded games
   (:mod:`training.imitation`);
-* **reward scaling and clipping** (``reward_scale`` per table, ``reward_clip``).
+* **reward scaling, a win bonus and clipping** (``reward_scale`` per table,
+  ``reward_win_bonus``, ``reward_clip``).
 
 Sections: config, rollout buffer, trainer (rollout, GAE, update), checkpoints.
 """
@@ -97,6 +98,10 @@ class PPOConfig:
     reward_scale: float = 1.0
     """Rewards are multiplied by this for learning (values are in scaled units); a mix entry
     may set its own."""
+    reward_win_bonus: float = 0.0
+    """Add this times the sign of each raw reward to the scaled reward (before clipping): in
+    games that pay only at the end (Go-Stop) a fixed bonus for a won deal and a fixed penalty
+    for a lost one, on top of the scaled points.  The warm start's value targets leave it out."""
     reward_clip: float = 0.0
     """Clip each scaled reward to [-reward_clip, reward_clip] (0: no clipping)."""
     snapshot_every: int = 10
@@ -180,6 +185,8 @@ class PPOConfig:
             raise ValueError("give opponents (one bot per seat) or opponent_pool, not both")
         if self.reward_clip < 0:
             raise ValueError("reward_clip must be >= 0 (0: no clipping)")
+        if self.reward_win_bonus < 0:
+            raise ValueError("reward_win_bonus must be >= 0 (0: none)")
         if self.bc_teacher and (self.bc_games < 1 and not self.bc_data or self.bc_epochs < 1):
             raise ValueError("bc_teacher needs bc_epochs >= 1 and bc_games >= 1 (or an existing bc_data)")
         table_specs(self)  # raises for a bad mix entry
@@ -303,7 +310,10 @@ class PPOTrainer:
                 rewards.append(r)
                 dones.append(d)
                 start += table.num_games
-            reward = torch.from_numpy(np.concatenate(rewards).astype(np.float32)).to(self.device) * self._scale
+            raw = torch.from_numpy(np.concatenate(rewards).astype(np.float32)).to(self.device)
+            reward = raw * self._scale
+            if cfg.reward_win_bonus:
+                reward = reward + cfg.reward_win_bonus * torch.sign(raw)
             if cfg.reward_clip:
                 reward = reward.clamp(-cfg.reward_clip, cfg.reward_clip)
             buf.rewards[t] = reward
@@ -406,10 +416,11 @@ class PPOTrainer:
         A fresh run with ``bc_teacher`` first runs :meth:`warm_start` (its data goes to
         ``demonstrations/`` next to the checkpoint unless ``bc_data`` says otherwise), reports
         its statistics through ``log`` (a callable taking a str or dict) and checkpoints it;
-        its time counts against ``time_budget_s``.
+        its time counts against ``time_budget_s`` (but not into the measured PPO throughput).
         """
         cfg = self.config
         started, first_step, first_update = time.monotonic(), self.global_step, self.update
+        ppo_started = started  # the throughput is measured over PPO updates only
         if cfg.bc_teacher and not self.bc_done and self.update == 0:
             data_dir = Path(checkpoint_path).parent / "demonstrations" if checkpoint_path else None
             self.warm_start(data_dir, log=log)
@@ -419,6 +430,7 @@ class PPOTrainer:
                     log({"warm_start_evaluation": self.bc_stats["evaluation"]})
             if checkpoint_path is not None:
                 self.save(checkpoint_path)
+            ppo_started = time.monotonic()
         buf = Rollout(cfg.num_steps, cfg.num_envs, self.game.obs_size, self.game.num_actions, self.device)
         stats: dict = {}
         while self.global_step < cfg.total_steps:
@@ -452,7 +464,7 @@ class PPOTrainer:
             if time_budget_s is not None:
                 elapsed = time.monotonic() - started
                 if self.update - first_update == self.SIZING_UPDATES:
-                    rate = (self.global_step - first_step) / elapsed
+                    rate = (self.global_step - first_step) / (elapsed - (ppo_started - started))
                     fits = self.global_step + rate * (time_budget_s - elapsed) * (1 - self.SIZING_MARGIN)
                     fits = max(self.global_step, int(fits) // cfg.rollout_size * cfg.rollout_size)
                     cfg.total_steps = min(cfg.total_steps, fits)
