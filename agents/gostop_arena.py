@@ -35,6 +35,12 @@ class MatchResult:
     draws: int
     points: float  # sum of A's signed payouts
     points_sd: float  # standard deviation of A's payout per deal
+    pair_sd: float = 0.0  # standard deviation of A's mean payout over a deal's two seatings
+    nagari: int = 0  # deals that ended with nobody stopping
+    go: tuple = (0, 0)  # deals in which bot A / bot B called Go at least once
+    go_won: tuple = (0, 0)  # ... and that bot won the deal
+    go_lost: tuple = (0, 0)  # ... and that bot lost it
+    skipped: int = 0  # deals that ended before any decision (chongtong), among ``deals``
 
     @property
     def win_rate(self) -> float:
@@ -45,8 +51,10 @@ class MatchResult:
         return self.points / self.deals
 
     def as_dict(self) -> dict:
+        pairs = (self.deals - self.skipped) // 2
         return dict(asdict(self), win_rate=self.win_rate, mean_points=self.mean_points,
-                    mean_points_se=float(self.points_sd / np.sqrt(self.deals)))
+                    mean_points_se=float(self.points_sd / np.sqrt(self.deals)),
+                    mean_points_se_pairs=float(self.pair_sd / np.sqrt(max(pairs, 1))))
 
 
 def play_match(bot_a, bot_b, deals: int, seed: int = 0) -> MatchResult:
@@ -66,6 +74,11 @@ def play_match(bot_a, bot_b, deals: int, seed: int = 0) -> MatchResult:
     n_skip = int(skipped_a.sum() + skipped_b.sum())
     per_deal = np.concatenate([pay, np.full(int(skipped_a.sum()), float(CHONGTONG_PAYOUT)),
                                np.full(int(skipped_b.sum()), -float(CHONGTONG_PAYOUT))])
+    # A deal's two seatings (chongtong deals before it cancel between them, net 0 per pair).
+    pair = (pay[:deals] + pay[deals:]) / 2
+    went = state.go_count[ar[:, None], seating.argsort(axis=1)] > 0  # (2 deals, bot A / bot B)
+    won = np.stack([sign > 0, sign < 0], axis=1)
+    lost = np.stack([sign < 0, sign > 0], axis=1)
     return MatchResult(
         deals=a_seat.size + n_skip,
         wins=int((sign > 0).sum() + skipped_a.sum()),
@@ -73,6 +86,12 @@ def play_match(bot_a, bot_b, deals: int, seed: int = 0) -> MatchResult:
         draws=int((sign == 0).sum()),
         points=float(per_deal.sum()),
         points_sd=float(per_deal.std(ddof=1)) if per_deal.size > 1 else 0.0,
+        pair_sd=float(pair.std(ddof=1)) if deals > 1 else 0.0,
+        nagari=int((state.winner < 0).sum()),
+        go=tuple(int(x) for x in went.sum(axis=0)),
+        go_won=tuple(int(x) for x in (went & won).sum(axis=0)),
+        go_lost=tuple(int(x) for x in (went & lost).sum(axis=0)),
+        skipped=n_skip,
     )
 
 
