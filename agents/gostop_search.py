@@ -1,29 +1,44 @@
 """Determinized Monte-Carlo search for Go-Stop (``gostop-search``, PIMC).
 
-For every game of the batch that has more than one legal action, the bot samples ``D``
-full states consistent with its observation (:meth:`envs.core.game.Game.sample_states`:
-the unseen cards dealt at random into the opponent's hand and the stock), applies each
-legal action to each of them (the same ``D`` samples for every action: common random
-numbers) and plays every copy to the end of the deal with a fast rollout policy for both
-seats.  It picks the action with the highest mean payout for itself (signed points, 0 on
-nagari); ties go to the lowest action id.  PLAY, both choices and Go/Stop all go through
-the same machinery; Stop is just a candidate whose play-out ends at once.
+For every game of the batch with a real choice, the bot samples ``D`` full states
+consistent with its observation (:meth:`envs.core.game.Game.sample_states`: the unseen
+cards dealt at random into the opponent's hand and the stock), applies each candidate
+action to each of them (the same ``D`` samples for every candidate: common random numbers)
+and plays every copy to the end of the deal: its own seat with ``gostop-greedy`` (by
+default one that also goes Go while the opponent's threat is at most 7, down to its last
+card, as the search itself does), the opponent with ``gostop-greedy``.  A candidate's value
+is its mean payout for the bot (signed points, 0 on nagari).
+
+The greedy heuristic is the prior: its ``candidates`` favourite actions are searched, and
+the bot leaves the greedy choice only for a candidate whose mean gain over it, paired over
+the same samples, exceeds ``margin`` standard errors (the best such candidate wins).  Payouts
+of single samples vary by about 14 points between two candidates, so without that margin the
+noise of a few hundred samples picks worse moves more often than better ones.  Go/Stop
+decisions are searched the same way with no margin: Stop is the candidate whose play-out
+ends at once, and its payout is exact.
 
 Every play-out of every candidate of every game in the batch runs in one batched call on
-the core (``agents.play.play_out``), through the public ``Game`` API only.  The bot reads
-nothing but ``(observation, mask, rng)``: it cannot see hidden cards.
+the core (``agents.play.play_out``; batches beyond ``MAX_PLAYOUTS`` play-outs run in
+chunks), through the public ``Game`` API only.  The bot reads nothing but ``(observation,
+mask, rng)``: it cannot see hidden cards.
 
-Options (``agents.load("gostop-search", **options)``):
+Options (``agents.load("gostop-search", **options)``; 0 determinizations leave that decision
+to the greedy heuristic):
 
-* ``determinizations`` (D): samples per decision;
-* ``rollouts`` (R): play-outs per sample and action; within a deal Go-Stop has no chance
-  left once the cards are dealt, so R > 1 needs a stochastic rollout policy
-  (``epsilon`` > 0);
-* ``rollout``: ``"greedy"`` (``gostop-greedy`` for both seats) or ``"random"``;
-* ``epsilon``: probability that a rollout move is uniformly random instead;
-* ``time_budget_ms``: instead of a fixed D, size D per call from the measured cost of
-  earlier play-outs so that a call takes about this long (the choices then depend on the
-  machine's speed).
+* ``determinizations``: samples D per PLAY decision (default 384);
+* ``choice_determinizations``: per HAND_CHOICE / STOCK_CHOICE decision (default 64);
+* ``go_stop_determinizations``: per GO_STOP decision (default 64);
+* ``candidates``: how many of the heuristic's favourite actions are searched (default 2);
+* ``margin``: standard errors a PLAY or choice candidate must gain over the heuristic's
+  choice (default 2.5);
+* ``own_rollout``: ``"bold"`` (default, the Go rule above) or ``"same"`` (plain greedy);
+* ``rollout``: ``"greedy"`` (default) or ``"random"`` play-outs;
+* ``rollouts`` (R, default 1) and ``epsilon`` (default 0): play-outs per sample and
+  candidate, each rollout move uniformly random with probability ``epsilon``; once dealt, a
+  Go-Stop deal has no chance left, so R > 1 needs ``epsilon`` > 0 or random play-outs;
+* ``time_budget_ms``: scale the sample counts per call so that the play-outs take about this
+  long per decision, by the cost measured in the previous call (the choices then depend on
+  the machine's speed).
 """
 
 from __future__ import annotations
@@ -35,21 +50,22 @@ import numpy as np
 from envs.core.sampling import sample_legal
 from envs.gostop import GoStop
 from envs.gostop.actions import CHOOSE_START, GO, NUM_ACTIONS
-from envs.gostop.observation import OBS_SIZE
+from envs.gostop import cards as C
+from envs.gostop.observation import OBS_SIZE, View
 
 from .base import Bot, as_batch
 from .gostop_greedy import GoStopGreedyBot
 from .play import play_out
 from .random_bot import RandomBot
 
-DEFAULT_DETERMINIZATIONS = 24
+DEFAULT_DETERMINIZATIONS = 384
 DEFAULT_CHOICE_DETERMINIZATIONS = 64
-DEFAULT_GO_STOP_DETERMINIZATIONS = 128
-DEFAULT_MARGIN = 0.0
-DEFAULT_CANDIDATES = 10
+DEFAULT_GO_STOP_DETERMINIZATIONS = 64
+DEFAULT_MARGIN = 2.5
+DEFAULT_CANDIDATES = 2
 ROLLOUT_POLICIES = ("greedy", "random")
 OWN_ROLLOUTS = ("same", "bold")
-DEFAULT_OWN_ROLLOUT = "same"
+DEFAULT_OWN_ROLLOUT = "bold"
 BOLD_GO = (7, 1)  # the searching seat's play-outs Go while the opponent's threat is <= 7, to the last card
 MAX_PLAYOUTS = 1 << 16  # play-outs per batched call (bounds memory; larger batches run in chunks)
 
@@ -110,7 +126,7 @@ class GoStopSearchBot(Bot):
         # play-out policies of the searching seat (0 in every sample) and of its opponent
         self.policies = [EpsilonBot(b, self.epsilon) if self.epsilon > 0 else b for b in (own, base)]
         self.rules = GoStop()
-        self._seconds_per_playout = None  # measured, for time_budget_ms
+        self._seconds_per_turn = None  # measured cost of one play-out turn, for time_budget_ms
 
     def act(self, observation, mask, rng):
         obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
@@ -128,7 +144,8 @@ class GoStopSearchBot(Bot):
         margin = np.where(go_stop, 0.0, self.margin)
         todo = np.flatnonzero((cand.sum(axis=1) > 1) & (d > 0))
         per_sample = cand[todo].sum(axis=1) * self.rollouts
-        D = np.minimum(self._budget(d[todo], cand[todo]), MAX_PLAYOUTS // per_sample)
+        turns = _turns_left(obs[todo])
+        D = np.minimum(self._budget(d[todo], per_sample, turns, todo.size), MAX_PLAYOUTS // per_sample)
         for sel in _chunks(D * per_sample, MAX_PLAYOUTS):
             g = todo[sel]
             actions[g] = self._search(obs[g], cand[g], actions[g], D[sel], margin[g], rng)
@@ -160,7 +177,8 @@ class GoStopSearchBot(Bot):
         payout = G.step(state, act_of[c], check=False)[ar, me].astype(np.float64)
         seating = np.where(np.arange(2)[None, :] == me[:, None], 0, 1)  # policies[0] plays seat me
         payout += play_out(G, state, self.policies, rng, seating)[ar, me]
-        self._seconds_per_playout = (time.perf_counter() - start) / state.batch_size
+        turns = np.repeat(_turns_left(obs), D * mask.sum(axis=1) * R)
+        self._seconds_per_turn = (time.perf_counter() - start) / turns.sum()
         # R consecutive rows are the rollouts of one (sample, candidate) pair.
         pair_value = payout.reshape(-1, R).mean(axis=1)
         return self._choose(pair_value, src[::R], c[::R], game_of, act_of, mask, prior, D, margin)
@@ -191,13 +209,21 @@ class GoStopSearchBot(Bot):
         tie_prior = score[np.arange(mask.shape[0]), prior] == best[:, 0]
         return np.where(tie_prior, prior, choice).astype(np.int64)
 
-    def _budget(self, d, mask) -> np.ndarray:
-        """Samples per game: the fixed counts, or sized to ``time_budget_ms`` once costs are known."""
-        if self.time_budget_ms is None or self._seconds_per_playout is None:
+    def _budget(self, d, per_sample, turns, decisions) -> np.ndarray:
+        """Samples per game: the fixed counts, or, with ``time_budget_ms``, scaled together so
+        that the call's play-outs should take ``decisions`` times the budget (by the cost per
+        play-out turn measured in the previous call; the fixed counts until there is one)."""
+        if self.time_budget_ms is None or self._seconds_per_turn is None:
             return d
-        playouts = self.time_budget_ms / 1000 / self._seconds_per_playout
-        share = d / d.sum()  # keep the ratio between Go/Stop and other decisions
-        return np.maximum(1, (playouts * share / (mask.sum(axis=1) * self.rollouts))).astype(np.int64)
+        work = (d * per_sample * turns).sum() * self._seconds_per_turn  # seconds at the fixed counts
+        scale = self.time_budget_ms / 1000 * decisions / max(work, 1e-9)
+        return np.maximum(1, np.floor(d * scale)).astype(np.int64)
+
+
+def _turns_left(obs: np.ndarray) -> np.ndarray:
+    """(B,) turns a play-out from each observation lasts at most (cards in both hands, plus one)."""
+    view = View(obs)
+    return C.popcount(view.hand).astype(np.int64) + view.hand_size_opp + 1
 
 
 def _chunks(costs: np.ndarray, cap: int) -> list[np.ndarray]:

@@ -125,7 +125,8 @@ def test_stop_is_valued_at_its_payout():
 
 @pytest.mark.parametrize("bad", [dict(determinizations=-1), dict(rollouts=0), dict(rollout="mcts"),
                                  dict(epsilon=2), dict(rollouts=2), dict(margin=-1),
-                                 dict(candidates=0), dict(time_budget_ms=0)])
+                                 dict(candidates=0), dict(time_budget_ms=0),
+                                 dict(own_rollout="smart")])
 def test_bad_options_raise(bad):
     with pytest.raises(ValueError):
         agents.load("gostop-search", **bad)
@@ -140,7 +141,7 @@ def test_listed_with_its_game():
 def test_time_budget_sizes_the_search():
     bot = agents.load("gostop-search", time_budget_ms=30, candidates=3)
     r = play_match(bot, "random", deals=2, seed=0)
-    assert r.deals >= 4 and bot._seconds_per_playout is not None
+    assert r.deals >= 4 and bot._seconds_per_turn is not None
 
 
 def test_plays_as_gym_opponent():
@@ -171,8 +172,32 @@ def test_plays_in_the_aec_env():
     assert sum(env._cumulative_rewards.values()) == 0
 
 
-def test_arena_and_eval(capsys):
+def test_arena_and_eval(capsys, monkeypatch):
     r = play_match(agents.load("gostop-search", **SMALL), "random", deals=3, seed=0)
     assert r.deals >= 6
-    assert main(["eval", "gostop", "--bots", "gostop-search", "random", "--games", "1"]) == 0
+    import agents.gostop_search as search
+
+    class Small(search.GoStopSearchBot):  # the CLI loads by name: a small default budget here
+        def __init__(self):
+            super().__init__(**SMALL)
+
+    monkeypatch.setattr(search, "GoStopSearchBot", Small)
+    assert main(["eval", "gostop", "--bots", "gostop-search", "random", "--games", "2"]) == 0
     assert "gostop-search" in capsys.readouterr().out
+
+
+def test_large_batches_run_in_chunks(monkeypatch):
+    """Play-outs beyond the per-call cap are split over several calls; every action stays legal."""
+    import agents.gostop_search as search
+
+    monkeypatch.setattr(search, "MAX_PLAYOUTS", 40)
+    pool = _positions(10, seed=9)
+    states = pool.take(np.arange(0, pool.batch_size, 9))
+    obs, mask = G.observe(states), G.legal_mask(states)
+    bot = agents.load("gostop-search", determinizations=8, choice_determinizations=8,
+                      go_stop_determinizations=8, own_rollout="bold")
+    calls = []
+    real = bot._search
+    bot._search = lambda *a: calls.append(a[0].shape[0]) or real(*a)
+    actions = bot.act(obs, mask, np.random.default_rng(0))
+    assert len(calls) > 1 and mask[np.arange(states.batch_size), actions].all()
