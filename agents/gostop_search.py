@@ -168,10 +168,8 @@ class GoStopSearchBot(Bot):
         j = within // (n_cand[g] * R)
         c = first[g] + (within // R) % n_cand[g]
         src = g * k + j
-        state = samples.take(src)
-        if R > 1:
-            state = state.clone(rng.integers(0, 2**63 - 1, size=state.batch_size, dtype=np.int64))
-        me = seats[src]
+        state = samples.take(src)  # a deal holds no chance once dealt: R copies differ only
+        me = seats[src]  # through the play-out policies' own random moves
         ar = np.arange(state.batch_size)
         start = time.perf_counter()
         payout = G.step(state, act_of[c], check=False)[ar, me].astype(np.float64)

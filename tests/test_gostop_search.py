@@ -201,3 +201,13 @@ def test_large_batches_run_in_chunks(monkeypatch):
     bot._search = lambda *a: calls.append(a[0].shape[0]) or real(*a)
     actions = bot.act(obs, mask, np.random.default_rng(0))
     assert len(calls) > 1 and mask[np.arange(states.batch_size), actions].all()
+
+
+def test_several_stochastic_rollouts_per_sample():
+    pool = _positions(10, seed=12)
+    states = pool.take(np.arange(0, pool.batch_size, 11))
+    obs, mask = G.observe(states), G.legal_mask(states)
+    for options in (dict(rollouts=3, epsilon=0.2), dict(rollouts=2, rollout="random")):
+        bot = agents.load("gostop-search", **dict(SMALL, **options))
+        actions = bot.act(obs, mask, np.random.default_rng(0))
+        assert mask[np.arange(states.batch_size), actions].all()
