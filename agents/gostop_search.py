@@ -30,7 +30,7 @@ to the greedy heuristic):
 * ``go_stop_determinizations``: per GO_STOP decision (default 64);
 * ``candidates``: how many of the heuristic's favourite actions are searched (default 2);
 * ``margin``: standard errors a PLAY or choice candidate must gain over the heuristic's
-  choice (default 2.5);
+  choice (default 1.5);
 * ``own_rollout``: ``"bold"`` (default, the Go rule above) or ``"same"`` (plain greedy);
 * ``rollout``: ``"greedy"`` (default) or ``"random"`` play-outs;
 * ``rollouts`` (R, default 1) and ``epsilon`` (default 0): play-outs per sample and
@@ -61,7 +61,7 @@ from .random_bot import RandomBot
 DEFAULT_DETERMINIZATIONS = 384
 DEFAULT_CHOICE_DETERMINIZATIONS = 64
 DEFAULT_GO_STOP_DETERMINIZATIONS = 64
-DEFAULT_MARGIN = 2.5
+DEFAULT_MARGIN = 1.5
 DEFAULT_CANDIDATES = 2
 ROLLOUT_POLICIES = ("greedy", "random")
 OWN_ROLLOUTS = ("same", "bold")
