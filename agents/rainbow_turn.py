@@ -1,8 +1,7 @@
 """Exact expectimax over what is left of one Rainbow Dice turn, for a batch of games.
 
 Value tables live on the 46656 dice codes viewed as a tensor ``(6, 6, 6, 6, 6, 6, G)``
-(one axis per die; die ``i`` is axis ``5 - i`` because Red is the lowest base-6 digit; the
-batch axis is last so that every reduction and shift runs over contiguous runs of G values).
+(the layout and the move primitives are in :mod:`envs.rainbow_dice.turn_dp`).
 A turn state is (dice, free rerolls left F, die actions spent j); ``j`` also fixes the
 tokens left.  With ``E[j]`` the value of ending the dice phase after ``j`` die actions:
 
@@ -22,78 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
-NUM_DICE = 6
-AXIS = tuple(NUM_DICE - 1 - i for i in range(NUM_DICE))
-"""Tensor axis of die ``i`` in a ``(6, 6, 6, 6, 6, 6, G)`` value table."""
-FULL = (1 << NUM_DICE) - 1
-_POPCOUNT = [bin(k).count("1") for k in range(FULL + 1)]
-_BY_SIZE_DESC = sorted(range(FULL), key=lambda k: -_POPCOUNT[k])
-_BY_SIZE_ASC = sorted(range(1, FULL + 1), key=lambda k: _POPCOUNT[k])
-_SIXTH = np.float32(1 / 6)
-
-
-def as_tensor(table: np.ndarray) -> np.ndarray:
-    """A (G, 46656) table as a contiguous (6, 6, 6, 6, 6, 6, G) tensor."""
-    return np.ascontiguousarray(table.T).reshape((6,) * NUM_DICE + (table.shape[0],))
+from envs.rainbow_dice.turn_dp import (  # noqa: F401 - re-exported for the bot and tests
+    AXIS, NUM_DICE, adjust_max, as_tensor, best_reroll, reroll_means, token_reroll_max,
+)
 
 
 def at(tensor: np.ndarray, index: np.ndarray) -> np.ndarray:
     """Entry ``index[g]`` (flat over the tensor's die axes) of game ``g``, for every game."""
     G = tensor.shape[-1]
     return tensor.reshape(-1, G)[index, np.arange(G)]
-
-
-def reroll_means(values: np.ndarray) -> list:
-    """``A[K]``: expected ``values`` after rerolling the dice not in keep set ``K``, for all 64 ``K``.
-
-    ``values`` is a (6, ..., 6, G) tensor; ``A[K]`` keeps size-1 axes for rerolled dice.
-    """
-    means = [None] * (FULL + 1)
-    means[FULL] = values
-    for keep in _BY_SIZE_DESC:
-        i = next(d for d in range(NUM_DICE) if not keep >> d & 1)
-        parent = means[keep | 1 << i]
-        m = parent.sum(axis=AXIS[i], keepdims=True)
-        m *= _SIXTH
-        means[keep] = m
-    return means
-
-
-def best_reroll(means: list) -> np.ndarray:
-    """The best over all keep sets (rerolling nothing included) from every dice code: (6, ..., 6, G)."""
-    best = [None] * (FULL + 1)
-    best[0] = means[0]
-    for keep in _BY_SIZE_ASC:
-        b = means[keep].copy()
-        for d in range(NUM_DICE):
-            if keep >> d & 1:
-                np.maximum(b, best[keep ^ 1 << d], out=b)
-        best[keep] = b
-    return best[FULL]
-
-
-def _slices(axis: int, sl: slice) -> tuple:
-    out = [slice(None)] * (NUM_DICE + 1)  # six die axes, then the batch
-    out[axis] = sl
-    return tuple(out)
-
-
-_UP = [(_slices(AXIS[i], slice(0, 5)), _slices(AXIS[i], slice(1, 6))) for i in range(NUM_DICE)]
-
-
-def adjust_max(out: np.ndarray, after: np.ndarray) -> None:
-    """In place: ``out[x] = max(out[x], after[x + e_i], after[x - e_i])`` over dice i (no wrap)."""
-    for low, high in _UP:
-        np.maximum(out[low], after[high], out=out[low])  # +1 on a die below 6
-        np.maximum(out[high], after[low], out=out[high])  # -1 on a die above 1
-
-
-def token_reroll_max(out: np.ndarray, after: np.ndarray) -> None:
-    """In place: ``out[x] = max(out[x], mean over die i of after)`` for every die i."""
-    for i in range(NUM_DICE):
-        m = after.sum(axis=AXIS[i], keepdims=True)
-        m *= _SIXTH
-        np.maximum(out, m, out=out)
 
 
 def solve(end: list, free_rerolls: int) -> dict:

@@ -13,8 +13,9 @@ nothing and are counted, as an env counts them; the table also gives the time pe
 with two or more legal actions.  Wall-clock and CPU times are both shown: on a shared machine
 wall-clock time includes waiting for the CPU.
 
-The match is ``agents.gostop_arena.play_match`` over ``--deals`` deals played in both
-seatings; the 95 % interval uses the spread of the per-deal means over both seatings.
+The match is :func:`training.evaluate.seat_swapped_match` over ``--deals`` deals played in
+both seatings (the one evaluation path of ``madang eval``); the standard error and the 95 %
+interval come from the spread of the deal pairs' totals.
 """
 
 from __future__ import annotations
@@ -27,14 +28,12 @@ import numpy as np
 
 import agents
 from agents.base import Bot
-from agents.gostop_arena import play_match
 from agents.play import play_out
 from envs.gostop import GoStop
 from envs.gostop.observation import View
+from training.cli import _key_values
+from training.evaluate import Z95, seat_swapped_match
 
-from .solo_scores import _pairs
-
-Z95 = 1.959964
 KINDS = ("play", "hand_choice", "stock_choice", "go_stop")
 
 
@@ -81,21 +80,23 @@ def decision_times(bot: Bot, batch: int, deals: int, seed: int = 0) -> dict:
     return out
 
 
-def match_table(bot_name: str, bot: Bot, deals: int, seed: int) -> str:
+def match_table(bot: Bot, deals: int, seed: int) -> str:
     """A Markdown table of a seat-swapped match of ``bot`` against gostop-greedy."""
-    r = play_match(bot, "gostop-greedy", deals, seed=seed).as_dict()
-    ci = Z95 * r["mean_points_se_pairs"]
+    m = seat_swapped_match("gostop", bot, "gostop-greedy", deals, seed=seed)
+    decided = m.wins + m.losses
     lines = [
-        f"{r['deals']} deals ({deals} deals x 2 seatings, {r['skipped']} chongtong deals dealt again), seed {seed}",
+        f"{m.games} deals ({deals} deals x 2 seatings, plus {m.games - 2 * deals} decided before any "
+        f"decision), seed {seed}",
         "",
-        "| bot | points per deal | 95 % CI | win rate | nagari | deals with a Go | won after Go | lost after Go |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| bot | points per deal | s.e. | 95 % CI | won / decided | nagari | deals with a Go | Go calls "
+        "| won after Go | lost after Go |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for i, (name, sign) in enumerate(((bot_name, 1), ("gostop-greedy", -1))):
-        wins = r["wins"] if i == 0 else r["losses"]
+    for name, sign, wins, go in ((m.bot_a, 1, m.wins, m.go_a), (m.bot_b, -1, m.losses, m.go_b)):
         lines.append(
-            f"| {name} | {sign * r['mean_points']:+.2f} | ± {ci:.2f} | {wins / r['deals']:.3f} | "
-            f"{r['nagari'] / r['deals']:.3f} | {r['go'][i]} | {r['go_won'][i]} | {r['go_lost'][i]} |"
+            f"| {name} | {sign * m.mean_a:+.2f} | {m.ci95_a / Z95:.2f} | ± {m.ci95_a:.2f} | "
+            f"{wins / max(decided, 1):.3f} | {m.nagari / m.games:.3f} | {go.called_go} | {go.gos} | "
+            f"{go.won_after_go} | {go.lost_after_go} |"
         )
     return "\n".join(lines)
 
@@ -109,13 +110,13 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bot-option", nargs="*", metavar="KEY=VALUE", help="gostop-search options")
     args = p.parse_args(argv)
-    options = _pairs(args.bot_option)
+    options = _key_values(args.bot_option, "--bot-option")
     print(f"gostop-search options: {options or 'defaults'}")
     for b in args.batch:
         print(json.dumps(decision_times(agents.load("gostop-search", **options), b, args.timing_deals,
                                         args.seed)))
     if args.deals:
-        print(match_table("gostop-search", agents.load("gostop-search", **options), args.deals, args.seed))
+        print(match_table(agents.load("gostop-search", **options), args.deals, args.seed))
     return 0
 
 

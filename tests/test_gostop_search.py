@@ -10,11 +10,11 @@ import pytest
 
 import agents
 import envs  # noqa: F401  (registers the gym ids)
-from agents.gostop_arena import play_match
 from agents.gostop_search import GoStopSearchBot
 from envs.core.sampling import sample_legal
 from envs.gostop import GO, GoStop
 from training.cli import main
+from training.evaluate import seat_swapped_match
 
 SMALL = dict(determinizations=2, choice_determinizations=2, go_stop_determinizations=4, candidates=3)
 G = GoStop()
@@ -140,8 +140,8 @@ def test_listed_with_its_game():
 
 def test_time_budget_sizes_the_search():
     bot = agents.load("gostop-search", time_budget_ms=30, candidates=3)
-    r = play_match(bot, "random", deals=2, seed=0)
-    assert r.deals >= 4 and bot._seconds_per_turn is not None
+    r = seat_swapped_match("gostop", bot, "random", 2, seed=0)
+    assert r.games >= 4 and bot._seconds_per_turn is not None
 
 
 def test_plays_as_gym_opponent():
@@ -173,8 +173,8 @@ def test_plays_in_the_aec_env():
 
 
 def test_arena_and_eval(capsys, monkeypatch):
-    r = play_match(agents.load("gostop-search", **SMALL), "random", deals=3, seed=0)
-    assert r.deals >= 6
+    r = seat_swapped_match("gostop", agents.load("gostop-search", **SMALL), "random", 3, seed=0)
+    assert r.games >= 6 and r.go_a.deals == 6 and r.go_a.called_go <= 6
     import agents.gostop_search as search
 
     class Small(search.GoStopSearchBot):  # the CLI loads by name: a small default budget here

@@ -76,6 +76,18 @@ def reference_turn(end_levels, free):
     return W
 
 
+def test_reach_table_matches_the_reference_turn():
+    from envs.rainbow_dice.hands import HAND_INDEX
+    from envs.rainbow_dice.turn_dp import reach_probabilities
+
+    reach = reach_probabilities()
+    for h in (HAND_INDEX["RAINBOW_ENDS"], HAND_INDEX["FULL_STRAIGHT"]):
+        W = reference_turn([SATISFIED[:, h].astype(np.float64)] * 3, free=2)  # up to 2 die actions
+        for f in range(3):
+            for budget in range(3):
+                np.testing.assert_allclose(reach[f, budget, :, h], W[f][2 - budget], atol=1e-5)
+
+
 def test_end_values_match_enumeration():
     rng = np.random.default_rng(0)
     for _ in range(4):

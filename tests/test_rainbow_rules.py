@@ -249,6 +249,38 @@ def test_observation_slices_and_decode():
     assert seat0["tokens"][0] == 4 and seat0["cards"][0].sum() == 0
 
 
+def test_observation_gain_and_reach_slices():
+    from envs.rainbow_dice.scoring import totals
+    from envs.rainbow_dice.turn_dp import reach_probabilities
+
+    g = RainbowDice(num_players=2, copies_per_hand=3)
+    cards = [[0] * 30, [0] * 30]
+    cards[1][SIX], cards[1][H["RIPPLE"]] = 2, 1
+    supply = [3] * 30
+    supply[SIX], supply[H["RIPPLE"]], supply[PAIR] = 1, 2, 0
+    pos = _pos(2, to_move=1, round=7, dice=[2, 2, 2, 2, 3, 2], tokens=[4, 1], cards=cards, supply=supply,
+               free_rerolls_left=1, die_actions_used=2)
+    s = g.from_position(pos, seed=0)
+    obs = g.observe(s)[0]
+    # gain: sqrt of the §7 points one more card adds (by totals()), 0 for the empty Pair pile.
+    own = np.array(cards[1])
+    plus = own + np.eye(30, dtype=int)
+    want = np.sqrt((totals(plus, 0) - totals(own, 0)) / 1296) * (np.array(supply) > 0)
+    np.testing.assert_allclose(obs[OBS_SLICES["gain"]], want, atol=1e-6)
+    assert obs[OBS_SLICES["gain"]][SIX] > obs[OBS_SLICES["gain"]][H["DOUBLE_RAINBOW"]]
+    # reach: the table at one free reroll and min(1 token, 3 - 2 used) = 1 die action.
+    code = int(np.dot(np.array(pos["dice"]) - 1, 6 ** np.arange(6)))
+    want = np.rint(reach_probabilities()[1, 1, code] * 255) / 255
+    np.testing.assert_allclose(obs[OBS_SLICES["reach"]], want, atol=1e-6)
+    assert obs[OBS_SLICES["reach"]][SIX] == 1.0  # one +-1 step makes six 2s
+    # Seat 0 holds no card: its gain of Six of a Kind is the printed 115.
+    seat0 = g.observe(s, np.array([0]))[0]
+    np.testing.assert_allclose(seat0[OBS_SLICES["gain"]][SIX] ** 2 * 1296, 115)
+    # In the second-card phase the dice are final: reach is the satisfied hands.
+    s2 = g.from_position({**pos, "phase": "second_card", "free_rerolls_left": 0, "tokens": [4, 3]}, seed=0)
+    np.testing.assert_array_equal(g.observe(s2)[0][OBS_SLICES["reach"]], satisfied_hands(pos["dice"]))
+
+
 # ------------------------------------------------------------------ positions
 @pytest.mark.parametrize(
     "change,msg",

@@ -8,6 +8,7 @@ import pytest
 from agents import rainbow_turn as turn
 from envs.rainbow_dice import HAND_IDS, HAND_RANKS
 from envs.rainbow_dice.hands import SATISFIED
+from envs.rainbow_dice.turn_dp import reach_probabilities, reach_table
 
 # Spec §3: q0, q1, q3 per hand (optimal single-target play, 0 / 1 / 3 die-token actions).
 SPEC_Q = {
@@ -60,3 +61,15 @@ def test_rank_attainability_matches_spec():
     np.testing.assert_array_equal(got, SPEC_RANK_Q)
     one_throw = np.round(union.mean(axis=1), 4)
     np.testing.assert_array_equal(one_throw, [1.0, 0.5910, 0.1386, 0.0308, 0.0061, 0.0006])
+
+
+def test_reach_table_from_a_fresh_throw_is_spec_q():
+    reach = reach_probabilities()  # (F, L, code, hand)
+    for k, column in [(0, 0), (1, 1), (3, 2)]:
+        got = np.round(reach[2, k].astype(np.float64).mean(axis=0), 3)
+        np.testing.assert_array_equal(got, [SPEC_Q[h][column] for h in HAND_IDS])
+    assert reach.min() >= 0 and reach.max() <= 1 + 1e-6
+    # More free rerolls or more affordable die actions never lower the chance.
+    assert (np.diff(reach, axis=0) >= -1e-6).all() and (np.diff(reach, axis=1) >= -1e-6).all()
+    np.testing.assert_array_equal(reach[0, 0], SATISFIED)
+    np.testing.assert_array_equal(reach_table().reshape(reach.shape), np.rint(reach * 255))

@@ -1,13 +1,23 @@
 """Masked PPO on madang's batched numpy cores (one readable file, in the spirit of CleanRL).
 
 The trainer steps a game's batched core directly: ``num_envs`` games advance with one
-call per step, the learner plays one seat of every game, and bots (fixed bots, or
-frozen snapshots of the learner for self-play) play the other seats inside the
-rollout.  Illegal actions get a logit of -1e9, so they are never sampled; GAE runs
-over the learner's own decisions, with the rewards collected while the other seats
-moved added to the learner's previous step.  A finished game is replaced at once
-(its slot continues its random stream), and the transition that ended it bootstraps
-from zero.
+call per step, the learner plays one seat of every game, and bots play the other seats
+inside the rollout.  Illegal actions get a logit of -1e9, so they are never sampled; GAE
+runs over the learner's own decisions, with the rewards collected while the other seats
+moved added to the learner's previous step.  A finished game is replaced at once (its
+slot continues its random stream), and the transition that ended it bootstraps from zero.
+
+Options for harder games, all in :class:`PPOConfig` (and so in JSON configs):
+
+* a **table mix** (``mix``): one network trained on several game configs at once, e.g.
+  solitaire plus 2-4 seats, each with its own share of the games, opponents and reward
+  scale (:mod:`training.mix`);
+* an **opponent pool** (``opponent_pool``, ``pool_snapshots``): each opponent seat of each
+  new game drawn from named bots and past snapshots of the learner (:mod:`training.opponents`);
+* a **behaviour-cloning warm start** (``bc_teacher``, ``bc_games``, ``bc_data``,
+  ``bc_epochs``, ...): the policy and value head first fit a teacher bot's recorded games
+  (:mod:`training.imitation`);
+* **reward scaling and clipping** (``reward_scale`` per table, ``reward_clip``).
 
 Sections: config, rollout buffer, trainer (rollout, GAE, update), checkpoints.
 """
@@ -17,8 +27,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import tempfile
 import time
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,8 +36,10 @@ import numpy as np
 import torch
 
 from agents.torch_policy import ActorCritic, PolicyBot
-from envs.adapters.seats import play_opponents, resolve_opponents
 from envs.registration import game_class
+
+from .mix import Table, split_games, table_specs
+from .opponents import OpponentPool
 
 
 # --------------------------------------------------------------------------- config
@@ -42,8 +54,18 @@ class PPOConfig:
     opponents: list = field(default_factory=list)
     """Bot names for the other seats (seat order skipping the learner); ``"self"`` is a frozen
     snapshot of the learner (self-play, refreshed every ``snapshot_every`` updates)."""
+    opponent_pool: dict = field(default_factory=dict)
+    """Instead of ``opponents``: bot name -> weight; every opponent seat of every new game is
+    drawn from it (``"self"``: one of the last ``pool_snapshots`` snapshots of the learner)."""
+    pool_snapshots: int = 1
+    """Past snapshots of the learner kept for ``"self"`` (one taken every ``snapshot_every`` updates)."""
     learner_seat: int | None = None
     """The learner's seat, or None for a random seat per game."""
+    mix: list = field(default_factory=list)
+    """Tables trained together with one network: entries ``{"share", "name", "game_config",
+    "opponents", "opponent_pool", "learner_seat", "reward_scale"}`` (only ``share`` required;
+    the rest default to the top-level fields, ``game_config`` merged over the top-level one).
+    Empty: one table from the top-level fields.  See :mod:`training.mix`."""
     total_steps: int = 20_000_000
     """Learner decisions to train for (summed over the batch)."""
     num_envs: int = 4096
@@ -73,7 +95,10 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     """Gradient-norm clip."""
     reward_scale: float = 1.0
-    """Rewards are multiplied by this for learning (values are in scaled units)."""
+    """Rewards are multiplied by this for learning (values are in scaled units); a mix entry
+    may set its own."""
+    reward_clip: float = 0.0
+    """Clip each scaled reward to [-reward_clip, reward_clip] (0: no clipping)."""
     snapshot_every: int = 10
     """Updates between refreshes of the self-play snapshot."""
     eval_every: int = 20
@@ -83,6 +108,9 @@ class PPOConfig:
     eval_opponents: list = field(default_factory=list)
     """Bots for the other seats during evaluation (default: the training opponents, with
     ``"self"`` replaced by ``random``)."""
+    eval_tables: list = field(default_factory=list)
+    """Several evaluations instead: entries ``{"name", "game_config", "opponents", "games"}``
+    (``game_config`` merged over the top-level one; ``games`` defaults to ``eval_games``)."""
     checkpoint_every: int = 20
     """Updates between checkpoints (and at the end)."""
     seed: int = 0
@@ -94,6 +122,20 @@ class PPOConfig:
     float32).  About 2x faster on CPUs with AVX-512 BF16 and on GPUs; set False for fp32."""
     torch_threads: int = 1
     """Torch CPU threads (1 is fastest on small machines)."""
+    bc_teacher: str = ""
+    """Bot to clone before PPO starts ("" : no warm start).  It plays every seat of ``bc_games``
+    games of the mix; the policy fits its actions and the value head its returns."""
+    bc_games: int = 0
+    """Teacher games to record (split between the tables by share)."""
+    bc_data: str = ""
+    """Directory of the recorded games (reused when present, resumed when partial; default
+    ``demonstrations/`` next to the checkpoint)."""
+    bc_epochs: int = 0
+    """Passes over the recorded decisions."""
+    bc_minibatch_size: int = 4096
+    """Decisions per behaviour-cloning gradient step."""
+    bc_learning_rate: float = 1e-3
+    """Adam learning rate of behaviour cloning (its own optimizer; PPO's starts fresh)."""
 
     @property
     def rollout_size(self) -> int:
@@ -101,16 +143,46 @@ class PPOConfig:
         return self.num_envs * self.num_steps
 
     def validate(self) -> None:
-        """Raise ``ValueError`` for inconsistent settings."""
+        """Raise ``ValueError`` for mistyped or inconsistent settings (naming the field)."""
+        from envs.registration import GAMES
+
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}; known games: {sorted(GAMES)}")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            is_int = isinstance(value, int) and not isinstance(value, bool)
+            check = {  # field annotation -> (test, what the message asks for)
+                "int": (is_int, "an int"), "float": (is_int or isinstance(value, float), "a number"),
+                "bool": (isinstance(value, bool), "true or false"), "str": (isinstance(value, str), "a string"),
+                "dict": (isinstance(value, dict), "an object"), "list": (isinstance(value, list), "a list"),
+                "int | None": (is_int or value is None, "an int or null"),
+                "tuple": (isinstance(value, tuple) and all(isinstance(h, int) and not isinstance(h, bool)
+                                                           and h > 0 for h in value), "a list of positive ints"),
+            }.get(f.type)
+            if check is not None and not check[0]:
+                raise ValueError(f"config field {f.name} must be {check[1]}, got {value!r}")
         if self.rollout_size % self.minibatch_size:
             raise ValueError(
                 f"minibatch_size {self.minibatch_size} must divide num_envs * num_steps = {self.rollout_size}"
             )
-        for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size"):
+        for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size", "torch_threads",
+                     "snapshot_every", "checkpoint_every"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive")
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.eval_every < 0 or (self.eval_every and self.eval_games < 2):
+            raise ValueError(f"eval_every must be >= 0 (0: never) and eval_games >= 2, got "
+                             f"{self.eval_every} and {self.eval_games}")
+        if not 0 <= self.seed < 2**32:
+            raise ValueError(f"seed must be in 0..{2**32 - 1}, got {self.seed}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
+        if self.opponents and self.opponent_pool:
+            raise ValueError("give opponents (one bot per seat) or opponent_pool, not both")
+        if self.reward_clip < 0:
+            raise ValueError("reward_clip must be >= 0 (0: no clipping)")
+        if self.bc_teacher and (self.bc_games < 1 and not self.bc_data or self.bc_epochs < 1):
+            raise ValueError("bc_teacher needs bc_epochs >= 1 and bc_games >= 1 (or an existing bc_data)")
+        table_specs(self)  # raises for a bad mix entry
 
     @classmethod
     def from_dict(cls, d: dict) -> "PPOConfig":
@@ -120,7 +192,7 @@ class PPOConfig:
         if unknown:
             raise ValueError(f"unknown config keys: {sorted(unknown)}")
         d = dict(d)
-        if "hidden" in d:
+        if isinstance(d.get("hidden"), list):
             d["hidden"] = tuple(d["hidden"])
         return cls(**d)
 
@@ -166,57 +238,57 @@ class PPOTrainer:
         torch.set_num_threads(config.torch_threads)
         torch.manual_seed(config.seed)
         self.device = torch.device(config.device)
-        self.game = game_class(config.game)(**config.game_config)
+        specs = table_specs(config)
+        games = [game_class(config.game)(**spec.game_config) for spec in specs]
+        self.game = games[0]
+        for g in games[1:]:
+            if (g.obs_size, g.num_actions) != (self.game.obs_size, self.game.num_actions):
+                raise ValueError("every table of the mix must have the same observation and action sizes")
         self.model = ActorCritic(self.game.obs_size, self.game.num_actions, config.hidden).to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate, eps=1e-5)
         self.rng = np.random.default_rng(config.seed)
         self.global_step = 0
         self.update = 0
-        self.snapshot = PolicyBot(copy.deepcopy(self.model), "self", self.game.name, greedy=False,
-                                  device=config.device)
-        self.opponents = self._bots(config.opponents)
-        self.recent_returns: deque = deque(maxlen=1000)
+        self.bc_done = False
+        self.bc_stats: dict = {}
+        """The warm start's held-out figures (empty without one)."""
+        counts = split_games(config.num_envs, [spec.share for spec in specs])
+        self.tables = [Table(spec, g, n, None, self.rng) for spec, g, n in zip(specs, games, counts)]
+        names = set().union(*(t.bot_names() for t in self.tables))
+        self.pool = OpponentPool(config.game, self.model, names, config.pool_snapshots, config.device)
+        for t in self.tables:
+            t.pool = self.pool
+        self._scale = torch.from_numpy(np.concatenate(
+            [np.full(t.num_games, t.spec.reward_scale, np.float32) for t in self.tables])).to(self.device)
         self._start_games(config.seed)
 
     # ------------------------------------------------------------------ helpers
-    def _bots(self, names) -> list:
-        names = list(names)
-        if self.game.num_players == 1:
-            if names:
-                raise ValueError("a one-player game takes no opponents")
-            return []
-        if not names:
-            names = ["random"]
-        if len(names) == 1:
-            names = names * (self.game.num_players - 1)
-        return [self.snapshot if n == "self" else b for n, b in
-                zip(names, resolve_opponents(self.game, ["random" if n == "self" else n for n in names]))]
+    @property
+    def snapshot(self) -> PolicyBot:
+        """The latest frozen snapshot of the learner (what ``"self"`` opponents play)."""
+        return self.pool.latest
 
     def _start_games(self, seed: int) -> None:
-        B = self.config.num_envs
-        self.state = self.game.init(seed * 1_000_003 + np.arange(B))
-        self.learner_seat = np.zeros(B, dtype=np.int64)
-        self._new_seats(np.arange(B))
-        play_opponents(self.game, self.state, self.learner_seat, self.opponents, self.rng)
-        self.episode_return = np.zeros(B, dtype=np.float64)
-
-    def _new_seats(self, idx: np.ndarray) -> None:
-        seat = self.config.learner_seat
-        self.learner_seat[idx] = (
-            self.rng.integers(self.game.num_players, size=idx.size) if seat is None else seat
-        )
+        offset = 0  # game seeds seed * 1_000_003 + 0, 1, ... run on through the tables
+        for t in self.tables:
+            t.start(seed * 1_000_003 + offset + np.arange(t.num_games))
+            offset += t.num_games
 
     def _observe(self):
-        obs = torch.from_numpy(self.game.observe(self.state, self.learner_seat)).to(self.device)
-        mask = torch.from_numpy(self.game.legal_mask(self.state)).to(self.device)
+        parts = [t.observe() for t in self.tables]
+        obs = torch.from_numpy(np.concatenate([p[0] for p in parts])).to(self.device)
+        mask = torch.from_numpy(np.concatenate([p[1] for p in parts])).to(self.device)
         return obs, mask
+
+    def returns(self) -> dict:
+        """Mean return of the last finished games per table (None until one finishes)."""
+        return {t.spec.name: t.mean_return() for t in self.tables}
 
     # ------------------------------------------------------------------ rollout
     @torch.no_grad()
     def collect(self, buf: Rollout):
         """Fill ``buf`` with one rollout; returns the bootstrap value of the final states."""
-        cfg, B = self.config, self.config.num_envs
-        rows = np.arange(B)
+        cfg = self.config
         for t in range(cfg.num_steps):
             obs, mask = self._observe()
             logp_all, value = self._forward(obs, mask)
@@ -225,19 +297,17 @@ class PPOTrainer:
             buf.logprobs[t] = logp_all.gather(1, action[:, None])[:, 0]
             buf.values[t] = value
             a = action.cpu().numpy()
-            reward = self.game.step(self.state, a, check=False)[rows, self.learner_seat]
-            reward = reward + play_opponents(self.game, self.state, self.learner_seat, self.opponents, self.rng)
-            done = self.state.done.copy()
-            self.episode_return += reward
-            buf.rewards[t] = torch.from_numpy(reward * np.float32(cfg.reward_scale)).to(self.device)
-            buf.dones[t] = torch.from_numpy(done.astype(np.float32)).to(self.device)
-            if done.any():
-                idx = np.flatnonzero(done)
-                self.recent_returns.extend(self.episode_return[idx].tolist())
-                self.episode_return[idx] = 0.0
-                self.game.reset_where(self.state, done)
-                self._new_seats(idx)
-                play_opponents(self.game, self.state, self.learner_seat, self.opponents, self.rng)
+            rewards, dones, start = [], [], 0
+            for table in self.tables:
+                r, d = table.step(a[start : start + table.num_games])
+                rewards.append(r)
+                dones.append(d)
+                start += table.num_games
+            reward = torch.from_numpy(np.concatenate(rewards).astype(np.float32)).to(self.device) * self._scale
+            if cfg.reward_clip:
+                reward = reward.clamp(-cfg.reward_clip, cfg.reward_clip)
+            buf.rewards[t] = reward
+            buf.dones[t] = torch.from_numpy(np.concatenate(dones).astype(np.float32)).to(self.device)
         obs, mask = self._observe()
         return self._forward(obs, mask)[1]
 
@@ -297,8 +367,28 @@ class PPOTrainer:
                 count += 1
         return {k: v / count for k, v in stats.items()}
 
+    def warm_start(self, data_dir: str | Path | None = None, log=None) -> dict:
+        """Behaviour cloning from ``config.bc_teacher`` (see :mod:`training.imitation`).
+
+        Records the teacher's games into ``config.bc_data`` (or ``data_dir``) unless they are
+        there, fits the model to them, and makes every snapshot a copy of the result.
+        Returns the held-out statistics (``bc_accuracy`` ...).
+        """
+        from .imitation import behaviour_clone, collect_demonstrations, load_demonstrations
+
+        cfg = self.config
+        path = Path(cfg.bc_data or data_dir or tempfile.mkdtemp(prefix="madang-bc-"))
+        if cfg.bc_games:
+            collect_demonstrations(cfg, cfg.bc_teacher, cfg.bc_games, path, log=log)
+        demos = load_demonstrations(path, cfg, self.game.num_actions)
+        stats = behaviour_clone(self.model, demos, cfg.bc_epochs, cfg.bc_minibatch_size, cfg.bc_learning_rate,
+                                cfg.vf_coef, self.device, self.rng, log=log)
+        self.pool.reset(self.model)
+        self.bc_done, self.bc_stats = True, {**stats, "bc_teacher": demos.teacher}
+        return stats
+
     def train(self, callback=None, evaluate=None, checkpoint_path: str | Path | None = None,
-              time_budget_s: float | None = None) -> dict:
+              time_budget_s: float | None = None, log=None) -> dict:
         """Run PPO until ``total_steps``; returns the last statistics.
 
         ``callback(stats)`` is called after every update; ``evaluate(bot) -> dict`` every
@@ -312,11 +402,25 @@ class PPOTrainer:
         zero; the new ``total_steps`` is saved with the checkpoints (``stats["sized_total_steps"]``
         reports it once).  If the budget runs out anyway, training stops after the current
         update and writes a checkpoint that ``load`` resumes (``stats["stopped"]`` is True).
+
+        A fresh run with ``bc_teacher`` first runs :meth:`warm_start` (its data goes to
+        ``demonstrations/`` next to the checkpoint unless ``bc_data`` says otherwise), reports
+        its statistics through ``log`` (a callable taking a str or dict) and checkpoints it;
+        its time counts against ``time_budget_s``.
         """
         cfg = self.config
+        started, first_step, first_update = time.monotonic(), self.global_step, self.update
+        if cfg.bc_teacher and not self.bc_done and self.update == 0:
+            data_dir = Path(checkpoint_path).parent / "demonstrations" if checkpoint_path else None
+            self.warm_start(data_dir, log=log)
+            if evaluate is not None:
+                self.bc_stats["evaluation"] = evaluate(self.greedy_bot())
+                if log:
+                    log({"warm_start_evaluation": self.bc_stats["evaluation"]})
+            if checkpoint_path is not None:
+                self.save(checkpoint_path)
         buf = Rollout(cfg.num_steps, cfg.num_envs, self.game.obs_size, self.game.num_actions, self.device)
         stats: dict = {}
-        started, first_step, first_update = time.monotonic(), self.global_step, self.update
         while self.global_step < cfg.total_steps:
             if cfg.anneal_lr:
                 frac = 1.0 - self.global_step / cfg.total_steps
@@ -330,13 +434,16 @@ class PPOTrainer:
             self.global_step += cfg.rollout_size
             self.update += 1
             if self.update % cfg.snapshot_every == 0:
-                self.snapshot.model.load_state_dict(self.model.state_dict())
+                self.pool.refresh(self.model)
+            returns = self.returns()
             stats.update(
                 update=self.update, global_step=self.global_step,
                 steps_per_s=cfg.rollout_size / (t2 - t0), rollout_s=t1 - t0, learn_s=t2 - t1,
-                mean_return=float(np.mean(self.recent_returns)) if self.recent_returns else float("nan"),
+                mean_return=next(iter(returns.values())), returns=returns,
                 lr=self.optimizer.param_groups[0]["lr"],
             )
+            if len(returns) > 1:
+                stats.update({f"return_{k}": v for k, v in returns.items() if v is not None})
             if evaluate is not None and cfg.eval_every and (
                 self.update % cfg.eval_every == 0 or self.global_step >= cfg.total_steps
             ):
@@ -378,15 +485,24 @@ class PPOTrainer:
                 "config": json.dumps(self.config.to_dict()),
                 "model": self.model.state_dict(),
                 "optimizer": self.optimizer.state_dict(),
-                "snapshot": self.snapshot.model.state_dict(),
+                **self.pool.state(),
                 "global_step": self.global_step,
                 "update": self.update,
+                "bc_done": self.bc_done,
+                "bc_stats": json.dumps(self.bc_stats),
                 "torch_rng": torch.get_rng_state(),
                 "np_rng": json.dumps(self.rng.bit_generator.state),
             },
             tmp,
         )
         tmp.replace(path)
+
+    @staticmethod
+    def checkpoint_config(checkpoint, **overrides) -> PPOConfig:
+        """The config of a checkpoint (a path or a loaded one) with ``overrides`` applied."""
+        if not isinstance(checkpoint, dict):
+            checkpoint = torch.load(checkpoint, map_location="cpu", weights_only=True)
+        return PPOConfig.from_dict({**json.loads(checkpoint["config"]), **overrides})
 
     @classmethod
     def load(cls, path: str | Path, **overrides) -> "PPOTrainer":
@@ -397,12 +513,16 @@ class PPOTrainer:
         bit-identical to an uninterrupted run.
         """
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
-        config = PPOConfig.from_dict({**json.loads(ckpt["config"]), **overrides})
+        config = cls.checkpoint_config(ckpt, **overrides)
         trainer = cls(config)
         trainer.model.load_state_dict(ckpt["model"])
         trainer.optimizer.load_state_dict(ckpt["optimizer"])
-        trainer.snapshot.model.load_state_dict(ckpt["snapshot"])
+        if "snapshot" in ckpt:  # checkpoints before the opponent pool kept one snapshot
+            ckpt["snapshot_0"] = ckpt.pop("snapshot")
+        trainer.pool.load_state(ckpt, trainer.model)
         trainer.global_step, trainer.update = int(ckpt["global_step"]), int(ckpt["update"])
+        trainer.bc_done = bool(ckpt.get("bc_done", False))
+        trainer.bc_stats = json.loads(ckpt.get("bc_stats", "{}"))
         torch.set_rng_state(ckpt["torch_rng"])
         trainer.rng.bit_generator.state = json.loads(ckpt["np_rng"])
         trainer._start_games(config.seed + trainer.update)

@@ -36,34 +36,62 @@ def default_config(game: str) -> PPOConfig:
 
 
 def make_evaluator(config: PPOConfig):
-    """A function bot -> dict of evaluation figures for this run's game and seats."""
-    players = game_class(config.game)(**config.game_config).num_players
+    """A function bot -> dict of evaluation figures for this run's game and seats.
+
+    One evaluation table by default (the run's game config and opponents): ``eval_mean``
+    plus ``eval_se`` (solitaire) or ``eval_win_rate``.  With ``config.eval_tables`` every
+    table adds ``eval_<name>_mean`` (and ``_se`` or ``_win_rate``); ``eval_mean`` is the
+    first table's mean.
+    """
+    tables = config.eval_tables or [{"name": "", "opponents": config.eval_opponents or [
+        "random" if o == "self" else o for o in (config.opponents or ["random"])]}]
 
     def evaluate(bot) -> dict:
-        if players == 1:
-            r = evaluate_solo(config.game, bot, config.eval_games, seed=10**9)
-            out = {"eval_mean": r.mean, "eval_se": r.se}
-            if r.fraction_of_optimum is not None:
-                out["eval_fraction_of_optimum"] = r.fraction_of_optimum
-            return out
-        opponents = config.eval_opponents or [
-            "random" if o == "self" else o for o in (config.opponents or ["random"])
-        ]
-        if len(opponents) == 1:
-            opponents = opponents * (players - 1)
-        half = config.eval_games // 2
-        rows = []
-        for seat in (0, players - 1):  # learner first and last, same seeds
-            seats = list(opponents)
-            seats.insert(seat, bot)
-            res = play_match(config.game, seats, half, seed=10**9, **config.game_config)
-            others = [i for i in range(players) if i != seat]
-            rows.append((res[:, seat], (res[:, seat][:, None] > res[:, others]).all(axis=1)))
-        mine = sum(r[0].sum() for r in rows) / (2 * half)
-        wins = sum(r[1].sum() for r in rows) / (2 * half)
-        return {"eval_mean": float(mine), "eval_win_rate": float(wins)}
+        out = {}
+        for t in tables:
+            game_config = {**config.game_config, **t.get("game_config", {})}
+            figures = evaluate_table(config.game, bot, game_config, t.get("opponents", ["random"]),
+                                     t.get("games", config.eval_games))
+            prefix = f"eval_{t['name']}_" if t.get("name") else "eval_"
+            out.update({prefix + k: v for k, v in figures.items()})
+            out.setdefault("eval_mean", figures["mean"])
+        return out
 
     return evaluate
+
+
+def evaluate_table(game: str, bot, game_config: dict, opponents: list, games: int) -> dict:
+    """Greedy-policy figures at one table: solitaire ``mean`` and ``se``; otherwise the mean
+    result and ``win_rate`` with the bot first and last (half the games each, same seeds)."""
+    players = game_class(game)(**game_config).num_players
+    game_config = {k: v for k, v in game_config.items() if k != "num_players"}  # the seats say it
+    if players == 1:
+        r = evaluate_solo(game, bot, games, seed=10**9, **game_config)
+        out = {"mean": r.mean, "se": r.se}
+        if r.fraction_of_optimum is not None:
+            out["fraction_of_optimum"] = r.fraction_of_optimum
+        return out
+    if len(opponents) == 1:
+        opponents = opponents * (players - 1)
+    half = games // 2
+    rows = []
+    for seat in (0, players - 1):  # learner first and last, same seeds
+        seats = list(opponents)
+        seats.insert(seat, bot)
+        res = play_match(game, seats, half, seed=10**9, **game_config)
+        others = [i for i in range(players) if i != seat]
+        rows.append((res[:, seat], (res[:, seat][:, None] > res[:, others]).all(axis=1)))
+    mine = sum(r[0].sum() for r in rows) / (2 * half)
+    wins = sum(r[1].sum() for r in rows) / (2 * half)
+    return {"mean": float(mine), "win_rate": float(wins)}
+
+
+def format_returns(returns: dict) -> str:
+    """The running returns of the tables for the progress line: "—" until a game finishes."""
+    fmt = lambda v: "—" if v is None else f"{v:.2f}"  # noqa: E731
+    if len(returns) == 1:
+        return fmt(next(iter(returns.values())))
+    return " ".join(f"{k} {fmt(v)}" for k, v in returns.items())
 
 
 def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
@@ -78,7 +106,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
     """
     from torch.utils.tensorboard import SummaryWriter
 
-    console = console or Console()
+    console = console or Console(soft_wrap=True)  # log lines stay whole in files
     run_dir = Path(run_dir)
     ckpt = run_dir / "checkpoint.pt"
     if resume:
@@ -102,10 +130,11 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
     started = time.time()
     last_eval: dict = {}
 
+    live = console.is_terminal  # a terminal gets a live bar; a log file plain lines
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[sps]:>8} steps/s"), TextColumn("return {task.fields[ret]}"),
-        TextColumn("{task.fields[ev]}"), TimeElapsedColumn(), console=console,
+        TextColumn("{task.fields[ev]}"), TimeElapsedColumn(), console=console, disable=not live,
     ) as progress:
         task = progress.add_task(f"PPO {config.game}", total=config.total_steps,
                                  completed=trainer.global_step, sps="-", ret="-", ev="")
@@ -125,6 +154,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                 last_eval.update(record)
             if last_eval:
                 ev = f"eval {last_eval['eval_mean']:.2f}"
+                ev += "".join(f" {k[5:-9]} {v:.3f}" for k, v in last_eval.items() if k.endswith("_win_rate"))
                 if "eval_fraction_of_optimum" in last_eval:
                     ev += f" ({100 * last_eval['eval_fraction_of_optimum']:.1f} % of optimum)"
             if "sized_total_steps" in stats:
@@ -132,18 +162,19 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                 console.print(f"sized the run to {stats['sized_total_steps']:,} steps to fit "
                               f"{time_budget_s:,.0f} s")
                 write_config()  # the sized total_steps
-            progress.update(task, completed=step, sps=f"{stats['steps_per_s']:,.0f}",
-                            ret=f"{stats['mean_return']:.2f}", ev=ev)
-            if not console.is_terminal and (stats["update"] % 10 == 0 or "eval_mean" in stats):
-                # Logs to a file get a plain line now and then instead of a live bar.
-                console.print(f"update {stats['update']} step {step:,} "
-                              f"{stats['steps_per_s']:,.0f} steps/s return {stats['mean_return']:.2f} {ev}")
+            ret = format_returns(stats["returns"])
+            progress.update(task, completed=step, sps=f"{stats['steps_per_s']:,.0f}", ret=ret, ev=ev)
+            if not live:
+                total = progress.tasks[0].total
+                console.print(f"update {stats['update']} step {step:,} of {total:,.0f} "
+                              f"({100 * step / total:.0f} %) {stats['steps_per_s']:,.0f} steps/s "
+                              f"return {ret} {ev}".rstrip(), soft_wrap=True)
 
         stats = trainer.train(callback=on_update, evaluate=evaluate, checkpoint_path=ckpt,
-                              time_budget_s=time_budget_s)
+                              time_budget_s=time_budget_s, log=console.print)
     writer.close()
     save_policy(trainer.model, run_dir / "policy", config.game, training_config=config.to_dict(),
-                global_step=trainer.global_step, evaluation=last_eval)
+                global_step=trainer.global_step, evaluation=last_eval, warm_start=trainer.bc_stats or None)
     console.print(f"wrote {run_dir / 'policy.pt'} and policy.json; final {last_eval or stats}")
     if stats.get("stopped"):
         console.print(f"stopped by the time budget at step {trainer.global_step:,} of "

@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from . import kernels as _kernels
 from . import rng as _rng
 from .state import BatchState
 
@@ -46,6 +47,7 @@ class Game:
     * ``name``: module name (``"yacht"``), ``env_id``: Gymnasium id;
     * ``num_actions``: size of the flat ``Discrete`` action space;
     * ``obs_size`` and ``obs_slices``: the observation layout (named slices);
+    * ``action_slices``: the action layout (named slices of the flat action ids);
     * ``min_players``/``max_players``: supported seat counts;
     * ``zero_sum``: the illegal-action loss pays the other seats (two-player zero-sum games).
     """
@@ -55,6 +57,7 @@ class Game:
     num_actions: int = 0
     obs_size: int = 0
     obs_slices: dict[str, slice] = {}
+    action_slices: dict[str, slice] = {}
     min_players: int = 1
     max_players: int = 1
     zero_sum: bool = False
@@ -90,8 +93,31 @@ class Game:
         raise NotImplementedError
 
     def observe(self, state: BatchState, seats: np.ndarray | None = None) -> np.ndarray:
-        """(B, O) float32 observations from ``seats`` (default: the seat to move)."""
+        """(B, O) float32 observations from ``seats`` (default: the seat to move; see
+        :meth:`observer_seats`)."""
         raise NotImplementedError
+
+    def observer_seats(self, state: BatchState, seats=None) -> np.ndarray:
+        """(B,) int64 observing seats for :meth:`observe`: the movers by default.
+
+        ``seats`` is an int or integer array broadcastable to (B,) with every seat in
+        ``0..num_players-1``; anything else raises ``ValueError``.
+        """
+        if seats is None:
+            return state.to_move.astype(np.int64)
+        arr = np.asarray(seats)
+        if arr.dtype.kind not in "iu":
+            raise ValueError(f"seats must be integers, got dtype {arr.dtype}")
+        if arr.shape != state.to_move.shape:
+            try:
+                arr = np.broadcast_to(arr, state.to_move.shape)
+            except ValueError:
+                raise ValueError(f"seats must broadcast to ({state.batch_size},), got shape {arr.shape}") from None
+        arr = arr.astype(np.int64, copy=False)
+        bad = _kernels.first_out_of_range(arr, 0, self.num_players)
+        if bad >= 0:
+            raise ValueError(f"seat {int(arr[bad])} out of range 0..{self.num_players - 1}")
+        return arr
 
     def _apply_rows(self, state: BatchState, rows: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """Apply validated ``actions`` to the games ``rows`` only; return their (n, P) rewards.
@@ -138,9 +164,44 @@ class Game:
         """A short human-readable name of a flat action id."""
         return str(int(action))
 
-    def render_text(self, state: BatchState, index: int = 0) -> str:
-        """A human-readable text picture of game ``index`` (used by ``render_mode="ansi"``)."""
-        return repr(self.to_position(state, index))
+    view_module = None
+    """The game's ``view`` module (``envs/<game>/view.py``): what one seat sees, for people.
+
+    It provides ``seat_view``, ``move``/``moves``, ``render``, ``explain``, ``parse`` and
+    ``reference`` (see :mod:`envs.yacht.view`); the methods below and the play front-ends
+    use it.
+    """
+
+    def seat_view(self, state: BatchState, index: int = 0, seat: int | None = None) -> dict:
+        """What ``seat`` (default: the seat to move) sees of game ``index``, as a JSON-compatible dict.
+
+        Only what that seat may see: never another seat's hidden cards or the stock order.
+        """
+        P = self.num_players
+        seat = int(state.to_move[index]) if seat is None else seat
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P:
+            raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
+        return self.view_module.seat_view(self, state, int(index), int(seat))
+
+    def legal_moves(self, state: BatchState, index: int = 0) -> list[dict]:
+        """The legal moves of game ``index``'s seat to move, each ``{"id", "kind", "text", ...}``."""
+        legal = np.flatnonzero(self.legal_mask(state.take([index]))[0]).tolist()
+        return self.view_module.moves(self.seat_view(state, index), legal)
+
+    def render_text(self, state: BatchState, index: int = 0, seat: int | None = None) -> str:
+        """Game ``index`` as ``seat`` (default: the seat to move) sees it, as text (``render_mode="ansi"``).
+
+        Lists the legal moves when it is that seat's turn.
+        """
+        view = self.seat_view(state, index, seat)
+        mine = not state.done[index] and view["seat"] == int(state.to_move[index])
+        return self.view_module.render(view, self.legal_moves(state, index) if mine else None)
+
+    def skipped_results(self, state: BatchState, index: int = 0) -> list[dict]:
+        """Results of the games that slot ``index`` skipped since its last (re)set: games
+        decided before any decision and dealt again (Go-Stop chongtong); none by default.
+        Evaluations count them as games played."""
+        return []
 
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
@@ -167,12 +228,14 @@ class Game:
 
     # --------------------------------------------------------------- generic
     def init(self, seeds) -> BatchState:
-        """B new games, game ``i`` seeded with ``seeds[i]`` (its own counter-based stream)."""
-        seeds = np.atleast_1d(np.asarray(seeds))
-        if seeds.ndim != 1:
-            raise ValueError(f"seeds must be a 1-d sequence of ints, got shape {seeds.shape}")
-        key = _rng.keys_from_seeds(seeds)
-        return self.new_games(key, np.zeros(seeds.shape[0], dtype=np.uint64))
+        """B new games, game ``i`` seeded with ``seeds[i]`` (its own counter-based stream).
+
+        Seeds follow :func:`envs.core.rng.normalize_seed` (integers modulo 2**64).
+        """
+        if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
+            seeds = [seeds]
+        key = _rng.keys_from_seeds(seeds)  # seeds reduced modulo 2**64; non-integers raise
+        return self.new_games(key, np.zeros(key.shape[0], dtype=np.uint64))
 
     def reset_where(self, state: BatchState, where: np.ndarray) -> np.ndarray:
         """Replace the games selected by the bool mask ``where`` with new games, in place.
@@ -263,32 +326,24 @@ class Game:
         """
         arr = np.asarray(actions)
         B = state.batch_size
-        name = np.arange(B) if games is None else np.asarray(games)
-        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype.kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
             raise ValueError(f"actions must have shape ({B},), got {arr.shape}")
         arr = arr.astype(np.int64)
-        if state.done.any():
-            i = int(np.flatnonzero(state.done)[0])
-            raise ValueError(f"game {int(name[i])} is over; reset it before stepping")
-        bad = (arr < 0) | (arr >= self.num_actions)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {int(name[i])})"
-            )
         mask = self.legal_mask(state)
-        ok = mask[np.arange(B), arr]
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
-            legal = np.flatnonzero(mask[i]).tolist()
-            where = f" (game {int(name[i])})" if B > 1 or games is not None else ""
-            raise ValueError(
-                f"illegal action {int(arr[i])} ({self.describe_action(int(arr[i]))}){where}; "
-                f"legal actions: {legal}"
-            )
-        return arr
+        kind, i = _kernels.first_bad_action(arr, state.done, mask)
+        if kind == 0:
+            return arr
+        name = i if games is None else int(np.asarray(games)[i])
+        if kind == 1:
+            raise ValueError(f"game {name} is over; reset it before stepping")
+        a = int(arr[i])
+        if kind == 2:
+            raise ValueError(f"action {a} out of range 0..{self.num_actions - 1} (game {name})")
+        legal = np.flatnonzero(mask[i]).tolist()
+        where = f" (game {name})" if B > 1 or games is not None else ""
+        raise ValueError(f"illegal action {a} ({self.describe_action(a)}){where}; legal actions: {legal}")
 
     def win_rewards(self, scores: np.ndarray) -> np.ndarray:
         """Win/loss rewards from final (B, P) scores: +1 shared by the winners, -1 by the losers.

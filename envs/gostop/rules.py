@@ -31,8 +31,9 @@ from ..core import rng
 from ..core.game import Game
 from . import cards as C
 from . import deal as D
-from . import determinize, observation, position, text, turn
-from .actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
+from . import determinize, observation, position, text, turn, view
+from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, STOP
+from .scoring import CHONGTONG_PAYOUT
 from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
 
@@ -44,10 +45,12 @@ class GoStop(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 2, 2
     zero_sum = True
     reward_modes = ("payout",)
     default_learner_seat = None  # the single-agent env draws the learner's seat per deal
+    view_module = view
 
     def __init__(self, num_players: int = 2, reward: str | None = None):
         super().__init__(num_players=num_players, reward=reward)
@@ -165,8 +168,7 @@ class GoStop(Game):
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
-        return observation.encode(state, np.asarray(seats, dtype=np.int64) % 2)
+        return observation.encode(state, self.observer_seats(state, seats))
 
     def _sample_states(self, observations, seeds):
         """Deal the unseen cards at random (:func:`.determinize.sample_states`)."""
@@ -203,6 +205,11 @@ class GoStop(Game):
             raise ValueError(f"game {index} is not over")
         return position.result_of(state, index)
 
+    def skipped_results(self, state, index=0):
+        """The chongtong deals that the (re)deal of slot ``index`` settled and dealt again."""
+        return [{"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"}
+                for seat in range(2) for _ in range(int(state.skipped[index, seat]))]
+
     def final_rewards(self, state, index=0):
         r = np.zeros(2, dtype=np.float32)
         w = int(state.winner[index])
@@ -216,9 +223,6 @@ class GoStop(Game):
 
     def describe_action(self, action):
         return text.describe_action(action)
-
-    def render_text(self, state, index=0):
-        return text.render(state, index)
 
 
 def _seat(value, name: str) -> int:

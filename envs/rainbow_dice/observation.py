@@ -14,9 +14,18 @@ Layout (named slices in :data:`OBS_SLICES`), every value in [0, 1]::
                              Block: present (1), min(tokens, 40) / 40 (1), tokens >= 1, 2, 3 (3),
                              min(score, 4000) / 4000 (1), min(cards, 10) / 10 per hand (30),
                              min(cards of the rank, 10) / 10 per rank (6)
+    gain          [275:305)  sqrt(g / 1296) per hand, g the §7 points the observing seat gains by
+                             one more card of the hand (0 when its pile is empty; 1296 is the
+                             largest possible gain)
+    reach         [305:335)  per hand, the probability of ending the dice phase with the hand
+                             satisfied when playing for it alone from here: the current dice,
+                             free rerolls left and die actions still affordable
+                             (min(tokens, 3 - used)), in multiples of 1/255 (the
+                             satisfied hands in the second-card phase and once the game is over;
+                             piles are ignored); see :func:`.turn_dp.reach_probabilities`
 
-The dice, satisfied, phase, free_rerolls and die_actions slices come from two table
-lookups per game.  The clipping points lose nothing a player needs: the duplicate bonus
+The dice, satisfied, phase, free_rerolls, die_actions, gain and reach slices come from
+table lookups.  The clipping points lose nothing a player needs: the duplicate bonus
 stops growing at 5 copies and the same-rank bonus at 10 cards (:func:`decode` relies on it).
 """
 
@@ -24,8 +33,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hands import ALL_DICE, NUM_DICE, NUM_HANDS, SATISFIED
-from .scoring import NUM_RANKS
+from .hands import (
+    ALL_DICE, HAND_BASES, HAND_RANKS, HAND_SCORES, NUM_DICE, NUM_HANDS, NUM_OUTCOMES, SATISFIED,
+)
+from .scoring import DUP_STEP, NUM_RANKS, RANK_STEP
+from .turn_dp import MAX_BUDGET, REACH_LEVELS, reach_table
 
 MAX_SEATS = 4
 TOKEN_SCALE = 40
@@ -41,8 +53,10 @@ OBS_SLICES = {
     "round": slice(76, 77),
     "supply": slice(77, 107),
     "seats": slice(107, 107 + MAX_SEATS * SEAT_BLOCK),
+    "gain": slice(275, 305),
+    "reach": slice(305, 335),
 }
-OBS_SIZE = OBS_SLICES["seats"].stop
+OBS_SIZE = OBS_SLICES["reach"].stop
 # Inside one seat block:
 SEAT_PRESENT = 0
 SEAT_TOKENS = 1
@@ -74,8 +88,16 @@ def _turn_table() -> np.ndarray:
 
 
 _TURN_TABLE = _turn_table()
+_DUP_CAP, _RANK_CAP = DUP_STEP.size - 1, RANK_STEP.size - 1  # the bonuses stop growing at 5 copies, 10 cards
+_GAIN = DUP_STEP[:, None, None] * HAND_SCORES + RANK_STEP[None, :, None] * HAND_BASES  # (6, 11, 30)
+GAIN_MAX = int(_GAIN.max())
+_GAIN_TABLE = np.sqrt(_GAIN / GAIN_MAX).astype(np.float32).reshape(-1, NUM_HANDS)
+"""(66, 30) gain feature of a hand for row ``copies held * 11 + cards of its rank`` (both capped)."""
 _FROUND = np.float32(1 / 11)
+_HANDS = np.arange(NUM_HANDS)
+_REACH_SCALE = np.float32(1 / REACH_LEVELS)
 _SUPPLY0 = OBS_SLICES["supply"].start
+_GAIN, _REACH = OBS_SLICES["gain"], OBS_SLICES["reach"]
 # Supply and seat-block columns: value -> min(value, cap) / cap.
 _BLOCK_CAP = np.full(SEAT_BLOCK, COUNT_SCALE, np.float32)
 _BLOCK_CAP[[SEAT_PRESENT, 2, 3, 4]] = 1
@@ -113,7 +135,7 @@ def encode(code, phase, free_rerolls, die_actions, round_, supply, tokens, score
         tok = tokens.reshape(B * P).take(rel).reshape(B, P)
         sc = scores.reshape(B * P).take(rel).reshape(B, P)
         cd = cards.reshape(B * P, NUM_HANDS).take(rel, axis=0).reshape(B, P, NUM_HANDS)
-        rk = rank_cards.reshape(B * P, -1).take(rel, axis=0).reshape(B, P, -1)
+        rk = rank_cards.reshape(B * P, NUM_RANKS).take(rel, axis=0).reshape(B, P, NUM_RANKS)
     # Raw supply and seat values in one contiguous buffer, then one clip-and-scale pass into obs.
     raw = np.empty((B, NUM_HANDS + P * SEAT_BLOCK), dtype=np.float32)
     raw[:, :NUM_HANDS] = supply
@@ -125,6 +147,15 @@ def encode(code, phase, free_rerolls, die_actions, round_, supply, tokens, score
     blocks[:, :, SEAT_RANKS] = rk
     np.minimum(raw, _CAPS[P], out=raw)
     np.multiply(raw, _SCALES[P], out=obs[:, _SUPPLY0 : _SEATS0 + P * SEAT_BLOCK])
+    # The observing seat's marginal gains and the reach of every hand.
+    copies = np.minimum(cd[:, 0], _DUP_CAP).astype(np.int64)
+    in_rank = np.minimum(rk[:, 0], _RANK_CAP).astype(np.int64)[:, HAND_RANKS]
+    gain = _GAIN_TABLE.reshape(-1).take((copies * (_RANK_CAP + 1) + in_rank) * NUM_HANDS + _HANDS)
+    obs[:, _GAIN] = np.where(supply > 0, gain, np.float32(0))
+    budget = np.minimum(np.minimum(tok[:, 0], MAX_BUDGET), MAX_BUDGET - die_actions.astype(np.int64))
+    dice_phase = phase < 2  # later phases: the dice are final, reach = satisfied (F = L = 0)
+    level = np.where(dice_phase, free_rerolls.astype(np.int64) * (MAX_BUDGET + 1) + budget, 0)
+    np.multiply(reach_table().take(level * NUM_OUTCOMES + code, axis=0), _REACH_SCALE, out=obs[:, _REACH])
     return obs
 
 
