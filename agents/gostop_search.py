@@ -25,8 +25,8 @@ mask, rng)``: it cannot see hidden cards.
 Options (``agents.load("gostop-search", **options)``; 0 determinizations leave that decision
 to the greedy heuristic):
 
-* ``determinizations``: samples D per PLAY decision (default 384);
-* ``choice_determinizations``: per HAND_CHOICE / STOCK_CHOICE decision (default 64);
+* ``determinizations``: samples D per PLAY decision (default 128);
+* ``choice_determinizations``: per HAND_CHOICE / STOCK_CHOICE decision (default 32);
 * ``go_stop_determinizations``: per GO_STOP decision (default 64);
 * ``candidates``: how many of the heuristic's favourite actions are searched (default 2);
 * ``margin``: standard errors a PLAY or choice candidate must gain over the heuristic's
@@ -58,8 +58,8 @@ from .gostop_greedy import GoStopGreedyBot
 from .play import play_out
 from .random_bot import RandomBot
 
-DEFAULT_DETERMINIZATIONS = 384
-DEFAULT_CHOICE_DETERMINIZATIONS = 64
+DEFAULT_DETERMINIZATIONS = 128
+DEFAULT_CHOICE_DETERMINIZATIONS = 32
 DEFAULT_GO_STOP_DETERMINIZATIONS = 64
 DEFAULT_MARGIN = 1.5
 DEFAULT_CANDIDATES = 2

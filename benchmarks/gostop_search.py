@@ -3,7 +3,7 @@
 Usage::
 
     python -m benchmarks.gostop_search --timing-deals 40 --batch 1 64 --deals 2000 --seed 0 \\
-        [--bot-option determinizations=32 ...]
+        [--shards 8] [--bot-option determinizations=32 ...]
 
 Timing plays ``--timing-deals`` deals against ``gostop-greedy`` in batches of each
 ``--batch`` size (the bot alternates seats) and times every ``act`` call of the search bot:
@@ -80,23 +80,54 @@ def decision_times(bot: Bot, batch: int, deals: int, seed: int = 0) -> dict:
     return out
 
 
-def match_table(bot: Bot, deals: int, seed: int) -> str:
-    """A Markdown table of a seat-swapped match of ``bot`` against gostop-greedy."""
-    m = seat_swapped_match("gostop", bot, "gostop-greedy", deals, seed=seed)
-    decided = m.wins + m.losses
+def pooled(shards: list) -> dict:
+    """One match's figures from the seat-swapped matches of disjoint deal ranges (A's side).
+
+    The mean is over all games; its standard error combines the shards' (independent)
+    errors, each from the spread of its deal pairs' totals."""
+    games = sum(m.games for m in shards)
+    out = {"games": games, "pairs": sum(m.pairs for m in shards)}
+    out["mean"] = sum(m.mean_a * m.games for m in shards) / games
+    out["se"] = float(np.sqrt(sum((m.games / games * m.ci95_a / Z95) ** 2 for m in shards)))
+    for k in ("wins", "losses", "draws", "nagari"):
+        out[k] = sum(getattr(m, k) for m in shards)
+    for side in ("go_a", "go_b"):
+        gos = [getattr(m, side) for m in shards]
+        called = sum(g.called_go for g in gos)
+        out[side] = {k: sum(getattr(g, k) for g in gos)
+                     for k in ("deals", "called_go", "gos", "won_after_go", "lost_after_go", "nagari_after_go")}
+        out[side]["points_after_go"] = sum(g.points_after_go * g.called_go for g in gos) / max(called, 1)
+    return out
+
+
+def match_table(bot: Bot, deals: int, seed: int, shards: int = 1) -> str:
+    """A Markdown table of a seat-swapped match of ``bot`` against gostop-greedy.
+
+    The ``deals`` deals (seeds ``seed`` ..) are played in ``shards`` consecutive ranges, one
+    :func:`seat_swapped_match` each; each range's figures are printed as a JSON line as it
+    finishes (a long run reports as it goes)."""
+    size = -(-deals // shards)
+    results = []
+    for start in range(0, deals, size):
+        m = seat_swapped_match("gostop", bot, "gostop-greedy", min(size, deals - start), seed=seed + start)
+        results.append(m)
+        print(json.dumps(dict(m.as_dict(), seed=seed + start)), flush=True)
+    r = pooled(results)
+    decided = r["wins"] + r["losses"]
     lines = [
-        f"{m.games} deals ({deals} deals x 2 seatings, plus {m.games - 2 * deals} decided before any "
-        f"decision), seed {seed}",
+        f"{r['games']} deals ({deals} deals x 2 seatings, plus {r['games'] - 2 * deals} decided before any "
+        f"decision), seeds {seed}..{seed + deals - 1}",
         "",
         "| bot | points per deal | s.e. | 95 % CI | won / decided | nagari | deals with a Go | Go calls "
-        "| won after Go | lost after Go |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| won after Go | lost after Go | points after Go |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, sign, wins, go in ((m.bot_a, 1, m.wins, m.go_a), (m.bot_b, -1, m.losses, m.go_b)):
+    for name, sign, wins, go in ((results[0].bot_a, 1, r["wins"], r["go_a"]),
+                                 (results[0].bot_b, -1, r["losses"], r["go_b"])):
         lines.append(
-            f"| {name} | {sign * m.mean_a:+.2f} | {m.ci95_a / Z95:.2f} | ± {m.ci95_a:.2f} | "
-            f"{wins / max(decided, 1):.3f} | {m.nagari / m.games:.3f} | {go.called_go} | {go.gos} | "
-            f"{go.won_after_go} | {go.lost_after_go} |"
+            f"| {name} | {sign * r['mean']:+.2f} | {r['se']:.2f} | ± {Z95 * r['se']:.2f} | "
+            f"{wins / max(decided, 1):.3f} | {r['nagari'] / r['games']:.3f} | {go['called_go']} | {go['gos']} | "
+            f"{go['won_after_go']} | {go['lost_after_go']} | {go['points_after_go']:+.2f} |"
         )
     return "\n".join(lines)
 
@@ -108,6 +139,8 @@ def main(argv=None) -> int:
     p.add_argument("--batch", type=int, nargs="*", default=[1, 64])
     p.add_argument("--deals", type=int, default=2000, help="match deals (each in both seatings); 0 skips")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--shards", type=int, default=1, help="play the match in this many deal ranges, "
+                   "printing each one's figures as it finishes")
     p.add_argument("--bot-option", nargs="*", metavar="KEY=VALUE", help="gostop-search options")
     args = p.parse_args(argv)
     options = _key_values(args.bot_option, "--bot-option")
@@ -116,7 +149,7 @@ def main(argv=None) -> int:
         print(json.dumps(decision_times(agents.load("gostop-search", **options), b, args.timing_deals,
                                         args.seed)))
     if args.deals:
-        print(match_table(agents.load("gostop-search", **options), args.deals, args.seed))
+        print(match_table(agents.load("gostop-search", **options), args.deals, args.seed, args.shards))
     return 0
 
 
