@@ -56,3 +56,9 @@ def exported(onnx_extra, tmp_path_factory):
         return done[name]
 
     return get
+
+
+# The RLlib tests need ray, which lives in its own venv (tests/test_rllib_venv.py runs them there).
+import importlib.util  # noqa: E402
+
+collect_ignore = [] if importlib.util.find_spec("ray") else ["rllib"]

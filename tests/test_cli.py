@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from training.cli import main
 
 
@@ -67,6 +69,7 @@ def test_eval_mistakes_are_reported_not_raised(capsys, tmp_path):
     _fails(capsys, ["eval", "rainbow_dice", "--bots", "random", "--regret"], "--regret")
     _fails(capsys, ["eval", "yacht", "--bots", "random", "--games", "0"], "--games")
     _fails(capsys, ["eval", "yacht", "--bots", "random", "random"], "twice")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--shard-games", "0"], "--shard-games")
     _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "colour=red"], "colour")
     _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "num_players=3"], "num_players")
     _fails(capsys, ["eval", "rainbow_dice", "--bots", "random", "--rules", "copies_per_hand=0"], "copies_per_hand")
@@ -181,3 +184,28 @@ def test_eval_json_solo_and_gostop_matches(capsys):
     assert main(["eval", "gostop", "--bots", "gostop-greedy", "random", "--games", "30"]) == 0
     out = capsys.readouterr().out
     assert "| bot | Elo |" in out and "| A - B per game |" in out and "| gostop-greedy | random | 6" in out
+
+
+def test_eval_ray_without_ray_is_a_user_mistake(capsys):
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("ray is installed here (tests/rllib runs eval --ray)")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--games", "4", "--ray"], "needs ray", "madang[rllib]")
+
+
+def test_eval_progress_bar_follows_the_shards():
+    """On a terminal, eval shows a bar over the shards; without one, no callback at all."""
+    import io
+
+    from rich.console import Console
+
+    from training import evaluate as ev
+    from training.cli import _shard_progress
+
+    out = io.StringIO()
+    with _shard_progress(Console(file=out, force_terminal=True, width=80)) as progress:
+        ev.evaluate_solo("yacht", "random", 10, shard_games=4, progress=progress)
+    assert "shards" in out.getvalue() and "3/3" in out.getvalue()
+    with _shard_progress(Console(file=io.StringIO(), force_terminal=False)) as progress:
+        assert progress is None

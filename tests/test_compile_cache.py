@@ -34,5 +34,7 @@ def test_second_process_loads_every_kernel_from_the_cache(tmp_path):
     # Kernels called only from other kernels compile with their callers, and are not
     # loaded on their own from the cache.
     assert "envs.yacht.kernels.step" in warm and set(warm) <= set(cold)
+    gostop = {"step_rows", "legal_mask", "observe", "deal_random", "deal_given", "classify"}
+    assert {f"envs.gostop.kernels.{k}" for k in gostop} <= set(warm), sorted(warm)
     missed = {k: v for k, v in warm.items() if v["misses"] or not v["hits"]}
     assert not missed, f"recompiled in the second process: {missed}"

@@ -21,6 +21,7 @@ from pettingzoo.test import api_test
 
 import envs
 from envs.core.sampling import sample_legal
+from envs.adapters.vector_env import AUTORESET_MODES
 from envs.registration import GAMES, game_class
 
 CONFIGS = {
@@ -265,33 +266,89 @@ class TestAdapters:
         np.testing.assert_array_equal(trajectory(11), trajectory(11))
         assert not np.array_equal(trajectory(11), trajectory(12))
 
-    def test_vector_env_matches_single_envs(self, game_name, config):
-        """Slot i of the vector env replays a single env seeded s + i, across autoresets."""
+    @pytest.mark.parametrize("autoreset,obs_mode,illegal", [
+        ("same_step", "flat", "raise"), ("same_step", "dict", "lose"),
+        ("next_step", "flat", "lose"), ("next_step", "dict", "raise"), ("disabled", "dict", "lose"),
+    ])
+    def test_vector_env_matches_single_envs(self, game_name, config, autoreset, obs_mode, illegal):
+        """Slot i of the vector env replays a single env seeded s + i, across autoresets, in every
+        autoreset and observation mode (disabled: the test restarts finished slots with
+        ``reset_mask``); with ``illegal_action="lose"`` some actions are illegal."""
         env_id = game_class(game_name).env_id
-        n = 4
-        config = dict(config, opponents=DETERMINISTIC_BOT[game_name])
-        venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **config)
-        assert venv.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+        n, mode = 3, AUTORESET_MODES[autoreset]
+        config = dict(config, opponents=DETERMINISTIC_BOT[game_name], observation_mode=obs_mode,
+                      illegal_action=illegal, illegal_penalty=1.5)
+        venv = gym.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point",
+                            autoreset_mode=autoreset, **config)
+        assert venv.metadata["autoreset_mode"] is mode and venv.unwrapped.autoreset_mode is mode
+        assert venv.single_observation_space == gym.make(env_id, **config).observation_space
         singles = [gym.make(env_id, **config) for _ in range(n)]
         obs, info = venv.reset(seed=20)
         s_out = [e.reset(seed=20 + i) for i, e in enumerate(singles)]
         for i in range(n):
-            np.testing.assert_array_equal(obs[i], s_out[i][0])
+            _assert_same_obs(obs, i, s_out[i][0])
         rng = np.random.default_rng(5)
-        finished = 0
-        for _ in range(300):
-            actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        finished, forfeits, ended = 0, 0, np.zeros(n, dtype=bool)
+        for _ in range(150):
+            actions = np.array([_pick(m, rng, illegal == "lose") for m in info["action_mask"]])
             obs, rew, term, trunc, info = venv.step(actions)
+            assert venv.observation_space.contains(obs)
             for i, e in enumerate(singles):
-                o, r, t, _, inf = e.step(int(actions[i]))
-                assert r == pytest.approx(rew[i]) and t == term[i]
+                if ended[i]:  # next-step mode: this step starts the slot's next game
+                    o, inf = e.reset()
+                    r, t = 0.0, False
+                else:
+                    o, r, t, _, inf = e.step(int(actions[i]))
+                assert r == pytest.approx(rew[i]) and t == term[i] and not trunc[i]
                 if t:
                     finished += 1
-                    np.testing.assert_array_equal(info["final_obs"][i], o)
-                    o, inf = e.reset()
-                np.testing.assert_array_equal(obs[i], o)
+                    forfeits += inf["reason"] == "illegal"
+                    result = info["final_info"] if autoreset == "same_step" else info
+                    for k in env_fields(inf):
+                        assert _same(result[k][i], inf[k]), k
+                    if autoreset == "same_step":
+                        _assert_same_obs(info["final_obs"], i, o)
+                        o, inf = e.reset()
+                _assert_same_obs(obs, i, o)
                 np.testing.assert_array_equal(info["action_mask"][i], inf["action_mask"])
-        assert finished > 0
+            if autoreset == "disabled" and term.any():
+                before = obs
+                obs, info = venv.reset(options={"reset_mask": term})
+                for i, e in enumerate(singles):
+                    if term[i]:
+                        o, inf = e.reset()
+                        _assert_same_obs(obs, i, o)
+                        np.testing.assert_array_equal(info["action_mask"][i], inf["action_mask"])
+                    else:
+                        _assert_same_obs(obs, i, {k: v[i] for k, v in before.items()})
+            ended = term & (autoreset == "next_step")
+        assert finished > 0 and (forfeits > 0) == (illegal == "lose")
+
+
+def env_fields(info: dict) -> list[str]:
+    """The result fields of a single env's info (what the vector env reports per slot)."""
+    return [k for k in ("scores", "winner", "payout", "reason", "reason_code") if k in info]
+
+
+def _same(a, b) -> bool:
+    return np.array_equal(np.asarray(a), np.asarray(b)) if a is not None else b is None
+
+
+def _pick(mask, rng, sometimes_illegal: bool) -> int:
+    """A legal action (an illegal one a tenth of the time if asked); 0 for an all-zero mask."""
+    if sometimes_illegal and (mask == 0).any() and rng.random() < 0.1:
+        return int(rng.choice(np.flatnonzero(mask == 0)))
+    return int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
+
+
+def _assert_same_obs(batch, i: int, single) -> None:
+    """Slot ``i`` of a batched observation (flat or dict) equals a single env's observation."""
+    if isinstance(single, dict):
+        assert set(batch) == set(single)
+        for k in single:
+            np.testing.assert_array_equal(batch[k][i], single[k])
+    else:
+        np.testing.assert_array_equal(batch[i], single)
 
 
 def test_make_without_importing_envs():

@@ -1,4 +1,9 @@
-"""The README and docs: every Python block runs alone, layouts match the code, links stay inside."""
+"""The README and docs: every Python block runs alone, layouts match the code, links stay inside.
+
+A block's info string names the extra it needs: ```` ```python torchrl ```` runs here when
+torchrl is installed (always under CI), ```` ```python rllib ```` runs in the RLlib venv, by
+tests/rllib/test_rllib.py (ray pins its own gymnasium).
+"""
 
 from __future__ import annotations
 
@@ -15,29 +20,48 @@ from envs.registration import GAMES, game_class
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 PAGES = DOCS + sorted(p for p in (ROOT / "examples").rglob("README.md") if "node_modules" not in p.parts)
-BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
+BLOCK = re.compile(r"^```python( [a-z]+)?\n(.*?)^```", re.S | re.M)
+TAGS = ("", "torchrl", "rllib")  # the extra a block needs ("": none)
 
 
-def _blocks() -> list:
-    blocks = []
+def blocks(tag: str = "") -> list:
+    """The Python blocks of README.md and docs/ whose info string names ``tag`` ("": none)."""
+    out = []
     for path in DOCS:
         text = path.read_text()
         for m in BLOCK.finditer(text):
-            line = text.count("\n", 0, m.start()) + 1
-            blocks.append(pytest.param(m.group(1), id=f"{path.relative_to(ROOT)}:{line}"))
-    return blocks
+            block_tag = (m.group(1) or "").strip()
+            assert block_tag in TAGS, f"{path.name}: unknown block tag {block_tag!r}"
+            if block_tag == tag:
+                line = text.count("\n", 0, m.start()) + 1
+                out.append(pytest.param(m.group(2), id=f"{path.relative_to(ROOT)}:{line}"))
+    return out
 
 
 def test_readme_and_docs_have_python_blocks():
-    assert len(_blocks()) >= 8
+    assert len(blocks()) >= 8 and blocks("torchrl") and blocks("rllib")
 
 
-@pytest.mark.parametrize("code", _blocks())
-def test_python_block_runs_alone(code, tmp_path):
-    """Each block in a fresh interpreter, from an empty directory: imports included, no placeholders."""
-    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+def _run_alone(code, cwd) -> None:
+    """A block in a fresh interpreter, from an empty directory: imports included, no placeholders."""
+    r = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True,
                        env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert r.returncode == 0, r.stderr[-3000:]
+
+
+@pytest.mark.parametrize("code", blocks())
+def test_python_block_runs_alone(code, tmp_path):
+    _run_alone(code, tmp_path)
+
+
+@pytest.mark.parametrize("code", blocks("torchrl"))
+def test_torchrl_block_runs_alone(code, tmp_path):
+    import importlib.util
+
+    from tools import require_or_skip
+
+    require_or_skip(importlib.util.find_spec("torchrl") is not None, 'torchrl is missing: pip install -e ".[torchrl]"')
+    _run_alone(code, tmp_path)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -104,3 +128,27 @@ def test_readme_links_every_doc():
     readme = (ROOT / "README.md").read_text()
     for page in (ROOT / "docs").rglob("*.md"):
         assert f"({page.relative_to(ROOT)})" in readme, f"README does not link {page.relative_to(ROOT)}"
+
+
+def test_adapter_options_table_is_the_code():
+    """docs/interface.md lists every adapter option once, with the envs that take it and its values."""
+    from envs.adapters import gym_env, pettingzoo_env, vector_env
+    from envs.adapters.infos import INFO_MODES
+    from envs.adapters.observations import OBSERVATION_MODES
+
+    rows = {r[0]: r for r in _rows((ROOT / "docs" / "interface.md").read_text(), "option")}
+    takers = {"single": gym_env.ADAPTER_KEYS, "vector": vector_env.ADAPTER_KEYS,
+              "PettingZoo": pettingzoo_env.ADAPTER_KEYS}
+    assert set(rows) == set().union(*takers.values()) - {"num_envs"}
+    for key, cells in rows.items():
+        assert {e.strip() for e in cells[1].split(",")} == {name for name, keys in takers.items() if key in keys}
+    for key, modes in (("autoreset_mode", vector_env.AUTORESET_MODES), ("observation_mode", OBSERVATION_MODES),
+                       ("info_mode", INFO_MODES)):
+        assert re.findall(r'"([a-z_]+)"', rows[key][2]) == list(modes)
+
+
+def test_reason_code_table_is_the_code():
+    from envs.adapters.infos import REASONS
+
+    rows = _rows((ROOT / "docs" / "interface.md").read_text(), "`reason_code`")
+    assert [(int(r[0]), "" if r[1] == '""' else r[1]) for r in rows] == list(enumerate(REASONS))

@@ -102,3 +102,29 @@ def test_evaluation_seeds_follow_the_one_seed_rule():
     np.testing.assert_array_equal(a.values_a, b.values_a)  # seeds -1, 0, 1 wrap like 2**64 - 1, ...
     np.testing.assert_array_equal(play_match("yacht", ["random"], 2, seed=2**64 + 4),
                                   play_match("yacht", ["random"], 2, seed=4))
+
+
+def test_a_shard_is_the_evaluation_of_its_games_on_their_own():
+    """The shard starting at game k plays games seed + k, ... with its bots on default_rng(seed + k)."""
+    from training.evaluate import LocalRunner
+
+    seen = []
+    whole = play_match("gostop", ["random", "gostop-greedy"], 20, seed=3, shard_games=6, runner=LocalRunner(),
+                       progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    for k in range(0, 20, 6):
+        alone = play_match("gostop", ["random", "gostop-greedy"], min(6, 20 - k), seed=3 + k)
+        np.testing.assert_array_equal(whole[k:k + 6], alone)
+    assert not np.array_equal(whole, play_match("gostop", ["random", "gostop-greedy"], 20, seed=3))
+
+
+def test_shards_of_a_tournament_follow_its_matches():
+    """round_robin sends the shards of every match together; each match is its seat-swapped match."""
+    bots = ["random", "yacht-greedy", "yacht-ppo"]
+    t = round_robin("yacht", bots, 10, seed=1, shard_games=4)
+    for match in t.matches:
+        alone = seat_swapped_match("yacht", match.bot_a, match.bot_b, 10, seed=1, shard_games=4)
+        np.testing.assert_array_equal(match.values_a, alone.values_a)
+        np.testing.assert_array_equal(match.values_b, alone.values_b)
+    with pytest.raises(ValueError, match="shard_games"):
+        play_match("yacht", ["random"], 4, shard_games=0)

@@ -71,3 +71,17 @@ def test_same_draws_and_actions_as_the_numpy_oracle(tries):
         mine, theirs = np.random.default_rng(trial), np.random.default_rng(trial)
         np.testing.assert_array_equal(sample_legal(mask, mine, tries=tries), oracle(mask, theirs, tries=tries))
         assert mine.bit_generator.state == theirs.bit_generator.state
+
+
+@pytest.mark.parametrize("tries", [0, 1, 3])
+def test_one_row_takes_the_draws_of_the_batched_path(tries):
+    """A single row (single envs, their opponents) is sampled by scalar draws: the same
+    actions and the same generator state as the batched path."""
+    from envs.core.sampling import _sample_rows
+
+    masks = np.random.default_rng(2).random((400, 1, 98)) < np.linspace(0, 1, 400)[:, None, None]
+    fast, slow = np.random.default_rng(3), np.random.default_rng(3)
+    for m in masks:
+        np.testing.assert_array_equal(sample_legal(m, fast, tries=tries), _sample_rows(m, slow, tries))
+        assert fast.bit_generator.state == slow.bit_generator.state
+    assert not masks[0].any() and masks[-1].all()

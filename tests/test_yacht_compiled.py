@@ -15,6 +15,7 @@ import pytest
 
 from envs.core.sampling import sample_legal
 from envs.yacht import Yacht
+from tests.oracles import assert_same_errors, step_both
 from tests.oracles.yacht_numpy import NumpyYacht
 
 CONFIGS = [(1, "score"), (2, "score"), (2, "win"), (3, "win"), (4, "score")]
@@ -63,15 +64,8 @@ def play_both(num_players, reward, num_games, batch, seed):
         where = f"{num_players}p {reward} step {step}"
         mask = _check_same(fast, slow, s_fast, s_slow, where)
         actions = sample_legal(mask, rng)
-        if step % 5 == 4:  # a random subset through step_where
-            rows = np.flatnonzero(rng.random(batch) < 0.5)
-            r_fast = fast.step_where(s_fast, rows, actions[rows])
-            r_slow = slow.step_where(s_slow, rows, actions[rows])
-            decisions += rows.size
-        else:
-            r_fast, r_slow = fast.step(s_fast, actions), slow.step(s_slow, actions)
-            decisions += batch
-        np.testing.assert_array_equal(r_fast, r_slow, err_msg=where)
+        rows = np.flatnonzero(rng.random(batch) < 0.5) if step % 5 == 4 else None  # some via step_where
+        decisions += step_both(fast, slow, s_fast, s_slow, actions, rows, where)
         _check_same(fast, slow, s_fast, s_slow, where)
         done = s_fast.done.copy()
         for i in np.flatnonzero(done)[:3]:
@@ -91,15 +85,8 @@ def test_compiled_core_matches_numpy_oracle(num_players, reward):
 
 def test_errors_are_the_oracles():
     """Bad actions raise the same messages from both cores, and change nothing."""
-    fast, slow = Yacht(2), NumpyYacht(2)
-    s_fast, s_slow = fast.init([5, 6]), slow.init([5, 6])
-    for bad in ([0, 33], [33, 44], [33], [1.0, 2.0], [-1, 33]):
-        with pytest.raises(ValueError) as e_fast:
-            fast.step(s_fast, np.array(bad))
-        with pytest.raises(ValueError) as e_slow:
-            slow.step(s_slow, np.array(bad))
-        assert str(e_fast.value) == str(e_slow.value)
-    assert s_fast.equals(s_slow) and s_fast.equals(fast.init([5, 6]))
+    bad = ([0, 33], [33, 44], [33], [1.0, 2.0], [-1, 33])
+    assert_same_errors(Yacht(2), NumpyYacht(2), [5, 6], bad)
 
 
 @pytest.mark.soak

@@ -16,4 +16,4 @@ def require_or_skip(condition: bool, why: str) -> None:
         return
     if os.environ.get("CI"):
         pytest.fail(f"{why} (.ci/run installs it)")
-    pytest.skip(why)
+    pytest.skip(why, allow_module_level=True)  # also from a test module's top level

@@ -284,8 +284,13 @@ def _cmd_eval(args) -> int:
         from envs.adapters.actions import make_game
 
         make_game(cls, {**rules, "num_players": 1 if solo else 2})
+    if args.shard_games is not None and args.shard_games < 1:
+        raise UsageError(f"--shard-games must be positive, got {args.shard_games}", "e.g. --shard-games 1024")
+    shards = dict(shard_games=args.shard_games or ev.SHARD_GAMES, runner=_eval_runner(args.ray))
     if solo:
-        results = [ev.evaluate_solo(args.game, b, args.games, seed=args.seed, **rules) for b in bots]
+        with _shard_progress() as progress:
+            results = [ev.evaluate_solo(args.game, b, args.games, seed=args.seed, progress=progress, **shards,
+                                        **rules) for b in bots]
         regrets = [ev.yacht_regret(b, args.games, seed=args.seed) for b in bots] if args.regret else []
         if args.json:
             _print_json([dict(r.as_dict(), **({"regret": g} if regrets else {}))
@@ -303,7 +308,9 @@ def _cmd_eval(args) -> int:
         raise UsageError(f"--bots names a bot twice: {args.bots}", example)
     if args.plot and not Path(args.plot).resolve().parent.is_dir():
         raise UsageError(f"--plot {args.plot}: no such directory", "give a PNG path in an existing directory")
-    t = ev.round_robin(args.game, bots, args.games, seed=args.seed, paired=not args.unpaired, **rules)
+    with _shard_progress() as progress:
+        t = ev.round_robin(args.game, bots, args.games, seed=args.seed, paired=not args.unpaired,
+                           progress=progress, **shards, **rules)
     if args.json:
         _print_json(dict(t.as_dict(), game=args.game, seed=args.seed, paired=not args.unpaired))
     else:
@@ -314,6 +321,42 @@ def _cmd_eval(args) -> int:
         ev.plot_tournament(t, args.plot, title=f"{args.game}: {args.games} games per pair and seat order")
         print(f"wrote {args.plot}", file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def _eval_runner(address):
+    """The evaluation's shard runner: local, or Ray tasks for ``--ray [ADDRESS]`` (``""``: no address)."""
+    from . import evaluate as ev
+
+    if address is None:
+        return ev.LocalRunner()
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise UsageError("--ray needs ray, which is not installed",
+                         'pip install "madang[rllib]" (in a virtual environment of its own: ray pins its '
+                         "gymnasium; see docs/integrations.md)") from None
+    try:
+        return ev.RayRunner(address or None)
+    except ConnectionError as e:
+        raise UsageError(f"--ray {address}: {e}", "give the address of a running Ray cluster, "
+                         "e.g. --ray auto on one of its nodes, or --ray alone for a local one") from e
+
+
+@contextmanager
+def _shard_progress(console=None):
+    """A progress bar over the evaluation's shards on stderr, if it is a terminal; yields the
+    ``progress(done, total)`` callback (None without a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = console or Console(stderr=True)
+    if not console.is_terminal:
+        yield None
+        return
+    with Progress(TextColumn("shards"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        task = bar.add_task("shards", total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
 def _matches_markdown(t) -> str:
@@ -464,6 +507,12 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--plot", help="write a PNG of the tournament")
     ev.add_argument("--regret", action="store_true",
                     help="Yacht solo: where each bot loses points against the exact solver")
+    ev.add_argument("--shard-games", type=int,
+                    help="games per shard, one batch of the core (the results depend on it; "
+                         "default: training.evaluate.SHARD_GAMES, 4096)")
+    ev.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
+                    help="play the shards as Ray tasks: on the cluster at ADDRESS (e.g. auto, ray://host:10001), "
+                         "or a local one without (needs madang[rllib]); the same results as a local run")
     ev.set_defaults(func=_cmd_eval)
 
     ship = sub.add_parser("ship", help="copy a run's final policy into agents/weights as a named bot")

@@ -19,11 +19,20 @@ a set of games between fixed seats is one batch.
 A game's result per seat is its final score (dice games, ``result()["scores"]``) or its
 signed payout (games whose result has ``winner`` / ``payout``).  Seeds follow the one seed
 rule (integers modulo 2**64, :func:`envs.core.rng.normalize_seed`).
+
+**Shards.**  The games of a seating are played in shards of ``shard_games`` games
+(:data:`SHARD_GAMES` by default), each one batch of the core: the shard starting at game
+``k`` is exactly the evaluation of its games on its own, its bots drawing from
+``default_rng(seed + k)``.  A :class:`LocalRunner` plays the shards one after another, a
+:class:`RayRunner` as Ray tasks (``madang eval --ray``); the same seeds and shard size give
+the same results either way.  Up to ``shard_games`` games a seating is one shard, as it
+always was.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -34,6 +43,9 @@ from envs.core.rng import normalize_seed, seed_range
 from envs.registration import game_class
 
 Z95 = 1.959964
+
+SHARD_GAMES = 4096
+"""Games per shard (one batch of the core) unless told otherwise."""
 
 
 def _bot(b):
@@ -92,13 +104,106 @@ def _play(game_name: str, bots: list, seeds, rng_seed: int, game_config: dict):
     return values, nagari, skipped, None if gos is None else np.asarray(gos, dtype=np.int64).reshape(-1, P)
 
 
-def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, **game_config) -> np.ndarray:
+@dataclass(frozen=True)
+class Shard:
+    """One batch of games to play: ``bots[i]`` in seat ``i``, game ``j`` seeded ``seeds[j]``,
+    the bots drawing from ``default_rng(rng_seed)``."""
+
+    game: str
+    bots: tuple
+    seeds: np.ndarray
+    rng_seed: int
+    game_config: dict
+
+
+def _shards(game_name: str, bots, seeds, rng_seed: int, game_config: dict, shard_games: int) -> list[Shard]:
+    """The games ``seeds`` of one seating, in shards of ``shard_games`` (see the module docstring)."""
+    if isinstance(shard_games, bool) or not isinstance(shard_games, (int, np.integer)) or shard_games < 1:
+        raise ValueError(f"shard_games must be a positive int, got {shard_games!r}")
+    seeds, rng_seed = np.asarray(seeds), normalize_seed(rng_seed)
+    return [Shard(game_name, tuple(bots), seeds[k:k + shard_games], normalize_seed(rng_seed + k), game_config)
+            for k in range(0, len(seeds), shard_games)]
+
+
+def _joined(outputs: list) -> tuple:
+    """The outputs of one seating's shards (:func:`_play`), joined in game order."""
+    values = np.concatenate([o[0] for o in outputs])
+    nagari = np.concatenate([o[1] for o in outputs])
+    gos = None if outputs[0][3] is None else np.concatenate([o[3] for o in outputs])
+    return values, nagari, [s for o in outputs for s in o[2]], gos
+
+
+def _play_shard(shard: Shard):
+    return _play(shard.game, list(shard.bots), shard.seeds, shard.rng_seed, shard.game_config)
+
+
+class LocalRunner:
+    """Plays shards one after another in this process."""
+
+    def map(self, shards: list[Shard], progress: Callable[[int, int], None] | None = None) -> list:
+        """The :func:`_play` output of every shard, in order; ``progress(done, total)`` after each."""
+        out = []
+        for shard in shards:
+            out.append(_play_shard(shard))
+            if progress:
+                progress(len(out), len(shards))
+        return out
+
+
+class RayRunner:
+    """Plays shards as Ray tasks, one CPU each, each shard one batch of the core.
+
+    Connects with ``ray.init(address=address)`` unless Ray is already initialized (``None``:
+    a running cluster named by ``RAY_ADDRESS``, else a new local one).  Every node needs
+    madang installed.  Raises ``ImportError`` if ray is not.
+    """
+
+    def __init__(self, address: str | None = None):
+        import ray
+
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        self._ray = ray
+        self._task = ray.remote(num_cpus=1)(_play_bots)
+
+    def map(self, shards: list[Shard], progress: Callable[[int, int], None] | None = None) -> list:
+        """The :func:`_play` output of every shard, in order; ``progress(done, total)`` as they finish."""
+        ray = self._ray
+        refs: dict[int, object] = {}  # each bot object is sent once
+        for shard in shards:
+            for b in shard.bots:
+                if id(b) not in refs:
+                    refs[id(b)] = ray.put(b)
+        tasks = [self._task.remote(s.game, s.seeds, s.rng_seed, s.game_config, *(refs[id(b)] for b in s.bots))
+                 for s in shards]
+        pending, done = list(tasks), 0
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            done += len(ready)
+            if progress:
+                progress(done, len(tasks))
+        return ray.get(tasks)
+
+
+def _play_bots(game_name: str, seeds, rng_seed: int, game_config: dict, *bots):
+    """:func:`_play` with the bots as trailing arguments (Ray resolves them)."""
+    return _play(game_name, list(bots), seeds, rng_seed, game_config)
+
+
+def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, *, shard_games: int = SHARD_GAMES,
+               runner=None, progress=None, **game_config) -> np.ndarray:
     """Play ``num_games`` games with ``bots[i]`` in seat ``i``; return (num_games, P) results.
 
     Results are final scores or signed payouts (see the module docstring) of each game
-    proper; game ``j`` uses seed ``seed + j`` and the bots share ``default_rng(seed)``.
+    proper; game ``j`` uses seed ``seed + j`` and the bots of the shard starting at game
+    ``k`` share ``default_rng(seed + k)``.  ``runner`` (default :class:`LocalRunner`) plays the
+    shards; ``progress(done, total)`` follows them.
     """
-    return _play(game_name, bots, seed_range(seed, num_games), seed, game_config)[0]
+    if num_games < 1:
+        raise ValueError(f"play_match needs at least one game, got {num_games}")
+    bots = [_bot(b) for b in bots]
+    shards = _shards(game_name, bots, seed_range(seed, num_games), seed, game_config, shard_games)
+    return _joined((runner or LocalRunner()).map(shards, progress))[0]
 
 
 @dataclass
@@ -126,13 +231,16 @@ class SoloResult:
         return dict(asdict(self), ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
 
 
-def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, **game_config) -> SoloResult:
+def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_games: int = SHARD_GAMES,
+                  runner=None, progress=None, **game_config) -> SoloResult:
     """Mean ± standard error of a bot's solitaire score over ``num_games`` seeded games.
 
     ``game_config`` goes to the rules (e.g. ``copies_per_hand=None``).  A game without a
-    one-player mode (Go-Stop) raises ``ValueError``.
+    one-player mode (Go-Stop) raises ``ValueError``.  Shards, ``runner`` and ``progress`` as
+    in :func:`play_match`.
     """
-    scores = play_match(game_name, [bot], num_games, seed, **game_config)[:, 0]
+    scores = play_match(game_name, [bot], num_games, seed, shard_games=shard_games, runner=runner,
+                        progress=progress, **game_config)[:, 0]
     optimum = None
     if game_name == "yacht":
         from agents.yacht_dp import solve
@@ -238,21 +346,41 @@ class MatchResult:
                     **gos)
 
 
-def seat_swapped_match(game_name: str, bot_a, bot_b, pairs: int, seed: int = 0, paired: bool = True,
-                       **game_config) -> MatchResult:
+def seat_swapped_match(game_name: str, bot_a, bot_b, pairs: int, seed: int = 0, paired: bool = True, *,
+                       shard_games: int = SHARD_GAMES, runner=None, progress=None, **game_config) -> MatchResult:
     """Bot A against bot B over ``pairs`` deal pairs: each deal twice, A in seat 0 then in seat 1.
 
     Deal ``j`` uses seed ``seed + j`` in both seatings (``paired=False``: the second seating
-    gets fresh seeds ``seed + pairs + j``, so every game has its own deal); each seating's
-    batch gives the bots ``default_rng(seed)``.  Bots are instances or names.
+    gets fresh seeds ``seed + pairs + j``, so every game has its own deal); in both seatings
+    the bots of the shard starting at deal ``k`` draw from ``default_rng(seed + k)``.  Bots are
+    instances or names.  Shards, ``runner`` and ``progress`` as in :func:`play_match`.
     """
+    shards, finish = _match_plan(game_name, bot_a, bot_b, pairs, seed, paired, shard_games, game_config)
+    return finish((runner or LocalRunner()).map(shards, progress))
+
+
+def _match_plan(game_name: str, bot_a, bot_b, pairs: int, seed: int, paired: bool, shard_games: int,
+                game_config: dict):
+    """The shards of a seat-swapped match and the function that turns their outputs into its result."""
     if pairs < 1:
         raise ValueError(f"a match needs at least one deal pair, got {pairs}")
     bot_a, bot_b = _bot(bot_a), _bot(bot_b)
     first = seed_range(seed, pairs)
     second = first if paired else seed_range(normalize_seed(seed) + pairs, pairs)
-    va, nag_a, skip_a, gos_a = _play(game_name, [bot_a, bot_b], first, seed, game_config)
-    vb, nag_b, skip_b, gos_b = _play(game_name, [bot_b, bot_a], second, seed, game_config)
+    shards_a = _shards(game_name, [bot_a, bot_b], first, seed, game_config, shard_games)
+    shards_b = _shards(game_name, [bot_b, bot_a], second, seed, game_config, shard_games)
+
+    def finish(outputs: list) -> MatchResult:
+        return _match_result(game_name, bot_a, bot_b, pairs, paired, _joined(outputs[:len(shards_a)]),
+                             _joined(outputs[len(shards_a):]))
+
+    return shards_a + shards_b, finish
+
+
+def _match_result(game_name: str, bot_a, bot_b, pairs: int, paired: bool, seating_a, seating_b) -> MatchResult:
+    """A seat-swapped match from the joined outputs of its two seatings (A in seat 0, then 1)."""
+    va, nag_a, skip_a, gos_a = seating_a
+    vb, nag_b, skip_b, gos_b = seating_b
     go_a = go_b = None
     if gos_a is not None:  # the deals played to a decision (skipped ones have no Go)
         go_a = GoStats.of(np.concatenate([gos_a[:, 0], gos_b[:, 1]]), np.concatenate([va[:, 0], vb[:, 1]]),
@@ -320,11 +448,13 @@ class Tournament:
         }
 
 
-def round_robin(game_name: str, bots: list, games_per_pair: int, seed: int = 0, paired: bool = True,
-                **game_config) -> Tournament:
+def round_robin(game_name: str, bots: list, games_per_pair: int, seed: int = 0, paired: bool = True, *,
+                shard_games: int = SHARD_GAMES, runner=None, progress=None, **game_config) -> Tournament:
     """Every two bots play a :func:`seat_swapped_match` of ``games_per_pair`` deal pairs.
 
-    A bot's win rate counts draws as halves; its mean and CI are over all its games.
+    A bot's win rate counts draws as halves; its mean and CI are over all its games.  The
+    shards of all the matches go to ``runner`` together (default :class:`LocalRunner`);
+    ``progress(done, total)`` follows them.
     """
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two bots")
@@ -337,8 +467,14 @@ def round_robin(game_name: str, bots: list, games_per_pair: int, seed: int = 0, 
     outcomes: dict = {b: [] for b in names}
     wins = np.zeros((n, n))
     t = Tournament(names, games_per_pair, wins=wins)
-    for i, j in itertools.combinations(range(n), 2):
-        m = seat_swapped_match(game_name, loaded[i], loaded[j], games_per_pair, seed, paired, **game_config)
+    pairs = list(itertools.combinations(range(n), 2))
+    plans = [_match_plan(game_name, loaded[i], loaded[j], games_per_pair, seed, paired, shard_games, game_config)
+             for i, j in pairs]
+    outputs = (runner or LocalRunner()).map([s for shards, _ in plans for s in shards], progress)
+    start = 0
+    for (i, j), (shards, finish) in zip(pairs, plans):
+        m = finish(outputs[start:start + len(shards)])
+        start += len(shards)
         m.bot_a, m.bot_b = names[i], names[j]
         t.matches.append(m)
         score_a = np.where(m.values_a > m.values_b, 1.0, np.where(m.values_a < m.values_b, 0.0, 0.5))

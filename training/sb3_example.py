@@ -1,7 +1,9 @@
 """Train sb3-contrib's ``MaskablePPO`` on ``madang/Yacht-v0``, unmodified.
 
-The env exposes ``action_masks()``, which MaskablePPO finds by itself (through
-wrappers it uses ``get_wrapper_attr``), so no ``ActionMasker`` wrapper is needed.
+The rollouts run on :class:`envs.adapters.sb3_vec_env.MadangSB3VecEnv`, madang's batched
+vector env as an SB3 ``VecEnv`` (one core call for all ``n_envs`` games; it trains exactly
+like ``make_vec_env("madang/Yacht-v0", n_envs, seed=seed)``, only faster).  MaskablePPO finds
+the masks through ``action_masks()`` by itself, so no ``ActionMasker`` wrapper is needed.
 
 Short run (what the tests do)::
 
@@ -27,10 +29,12 @@ def train_maskable_ppo(timesteps: int, n_envs: int = 8, seed: int = 0, **ppo_kwa
     """Train MaskablePPO on solitaire Yacht; returns the model."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from envs.adapters.sb3_vec_env import MadangSB3VecEnv
 
     torch.set_num_threads(1)
-    vec = make_vec_env("madang/Yacht-v0", n_envs=n_envs, seed=seed)
+    vec = VecMonitor(MadangSB3VecEnv("yacht", n_envs))  # MaskablePPO(seed=seed) seeds slot i with seed + i
     kwargs = dict(n_steps=512, batch_size=1024, gamma=1.0, learning_rate=3e-4, ent_coef=0.003, verbose=0, seed=seed)
     kwargs.update(ppo_kwargs)
     model = MaskablePPO("MlpPolicy", vec, **kwargs)

@@ -76,8 +76,15 @@ def check_options(options) -> dict:
     return dict(options)
 
 
+class UnknownKeywordError(ValueError, TypeError):
+    """A config keyword no adapter or rules take: a ``ValueError`` (madang's rule for a bad
+    config) that is also the ``TypeError`` Python raises for an unexpected keyword argument,
+    which tools catch to drop options an env does not take (TorchRL's ``GymEnv`` passes
+    ``frameskip`` to every env)."""
+
+
 def make_game(game_cls, game_config: dict, adapter_keys=()):
-    """``game_cls(**game_config)``, with unknown keywords a ``ValueError`` naming them.
+    """``game_cls(**game_config)``, with unknown keywords an :class:`UnknownKeywordError` naming them.
 
     ``adapter_keys`` are the adapter's own options, listed among the accepted ones.
     """
@@ -85,8 +92,10 @@ def make_game(game_cls, game_config: dict, adapter_keys=()):
               if n != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     unknown = sorted(k for k in game_config if k not in params)
     if unknown:
-        raise ValueError(
-            f"unknown {game_cls.name} config keyword(s) {unknown}; accepted: {sorted([*params, *adapter_keys])}"
+        what = f"argument {unknown[0]!r}" if len(unknown) == 1 else f"arguments {unknown}"
+        raise UnknownKeywordError(
+            f"unexpected keyword {what}: not a {game_cls.name} config keyword; "
+            f"accepted: {sorted([*params, *adapter_keys])}"
         )
     return game_cls(**game_config)
 

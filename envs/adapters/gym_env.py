@@ -2,8 +2,9 @@
 
 The learner plays one seat; the other seats are played inside ``reset``/``step`` by
 bots until it is the learner's decision or the game is over, and the learner's
-reward covers that whole span.  Masks come as ``info["action_mask"]`` (int8) and
-through :meth:`MadangEnv.action_masks` (the method sb3-contrib looks for).
+reward covers that whole span.  Masks come as ``info["action_mask"]`` (int8), through
+:meth:`MadangEnv.action_masks` (the method sb3-contrib looks for) and, with
+``observation_mode="dict"``, in the observation.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from .actions import (
     check_illegal_config, check_options, check_render_mode, illegal_loss_rewards, make_game, parse_action,
     position_of, render_of,
 )
+from .infos import ResultFields, convert
+from .observations import check_observation_mode, observation, observation_space
 from .seats import play_opponents, resolve_opponents
 
-ADAPTER_KEYS = ("learner_seat", "opponents", "illegal_action", "illegal_penalty", "render_mode")
+ADAPTER_KEYS = ("learner_seat", "opponents", "illegal_action", "illegal_penalty", "render_mode",
+                "observation_mode", "info_mode")
 
 
 class MadangEnv(gym.Env):
@@ -30,8 +34,15 @@ class MadangEnv(gym.Env):
     game's), ``opponents`` (bots or names for the other seats; default random legal
     play), ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
     ``render_mode`` (``"ansi"`` renders the table as the learner's seat sees it; others warn
-    and render nothing); everything
-    else goes to the game's rules (``num_players``, ``reward``, ...).
+    and render nothing), ``observation_mode`` (``"flat"`` or ``"dict"``,
+    :mod:`~envs.adapters.observations`), ``info_mode`` (``"full"`` or ``"numeric"``,
+    :mod:`~envs.adapters.infos`); everything else goes to the game's rules (``num_players``,
+    ``reward``, ...).
+
+    Info: ``action_mask``, ``learner_seat``, ``reward_before_first_move`` (what the opponents'
+    moves before the learner's first decision paid it), the game's reset fields (Go-Stop:
+    ``redeals``, ``skipped_deals``) and the result fields (neutral until the game ends), in
+    every info of a game.
 
     Reset options: ``{"position": dict}`` starts from a position (game spec); unknown
     keys are ignored.  ``reset(seed=s)`` starts the game's random stream from ``s``
@@ -54,6 +65,8 @@ class MadangEnv(gym.Env):
         illegal_action: str = "raise",
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
+        observation_mode: str = "flat",
+        info_mode: str = "full",
         **game_config,
     ):
         self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
@@ -70,14 +83,19 @@ class MadangEnv(gym.Env):
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
         self.render_mode = check_render_mode(render_mode)
         self.opponents = resolve_opponents(self.game, opponents)
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32)
+        self.observation_mode = check_observation_mode(observation_mode)
+        self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
+        self.info_mode = info_mode
+        self.observation_space = observation_space(self.game, observation_mode)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self.spec_id = self.game.env_id
         self.state = None
         self.learner_seat = 0
+        self._episode_info: dict = {}  # the reset fields of the current game
         self._over: dict | None = None  # result when the game ended (by the rules or illegally)
         self._forfeited_by: int | None = None  # the learner's seat after an illegal action in "lose" mode
         self._mask = np.zeros(self.game.num_actions, dtype=bool)  # the learner's legal actions now
+        self._spare = None  # a state of the current game's shapes that step snapshots into
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -98,10 +116,11 @@ class MadangEnv(gym.Env):
             np_random.bit_generator.state = rng_state
             raise
         self.state, self.learner_seat, self._over, self._forfeited_by = state, learner_seat, None, None
+        self._spare = None
         self._np_random, self._np_random_seed = np_random, np_seed
-        if reward:
-            info["reward_before_first_move"] = float(reward)
-        return self._obs(), self._info(info)
+        info = {k: v for k, v in info.items() if k not in self.results.keys}  # results come from the state
+        self._episode_info = convert({"reward_before_first_move": float(reward), **info}, self.info_mode)
+        return self._view()
 
     def step(self, action):
         state = self.state
@@ -120,21 +139,28 @@ class MadangEnv(gym.Env):
             rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
             self._over = {"reason": "illegal", **self.game.forfeit_result(state, 0, seat, self.illegal_penalty)}
             self._forfeited_by = seat
-            return self._obs(), float(rewards[seat]), True, False, self._info()
+            obs, info = self._view()
+            return obs, float(rewards[seat]), True, False, info
         if self.game.num_players == 1:  # no opponent can fail: step in place
             reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
         else:
-            before = state.copy()  # opponents move next: a failing bot restores this
+            before = self._spare  # opponents move next: a failing bot restores this copy
+            if before is None:
+                before = state.copy()
+            else:
+                state.copy_into(before)
             try:
                 reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])
                 reward += self._advance(state, seat, self.np_random)
             except Exception:
-                self.state = before
+                self.state, self._spare = before, None
                 raise
+            self._spare = before
         terminated = bool(state.done[0])
         if terminated:
             self._over = self.game.result(state, 0)
-        return self._obs(), reward, terminated, False, self._info()
+        obs, info = self._view()
+        return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's current legal-action mask as int8 (all zeros once the game is over)."""
@@ -167,22 +193,30 @@ class MadangEnv(gym.Env):
             np_random.bit_generator.state = saved
             raise
 
-    def _obs(self) -> np.ndarray:
-        state = self.state
-        seats = None if state.to_move[0] == self.learner_seat else np.array([self.learner_seat])
-        return self.game.observe(state, seats)[0]  # a row of a fresh array
+    def _view(self):
+        """The observation and info of the current state.
 
-    def _info(self, extra: dict | None = None) -> dict:
-        """The info dict of the current state; also computes the learner's mask for ``step``."""
+        Computes the learner's mask first (once per state: ``step`` checks the next action
+        against it, and the dict observation carries it).
+        """
         if self._over is None and self.state.done[0]:
             self._over = self.game.result(self.state, 0)
         if self._over is None:
             self._mask = self.game.legal_mask(self.state)[0]
         else:
             self._mask = np.zeros(self.game.num_actions, dtype=bool)
-        info = {"action_mask": self._mask.astype(np.int8), "learner_seat": self.learner_seat}
-        if self._over is not None:
-            info.update(self._over)
-        if extra:
-            info.update(extra)
+        return self._obs(), self._info()
+
+    def _obs(self):
+        state = self.state
+        seats = None if state.to_move[0] == self.learner_seat else np.array([self.learner_seat])
+        obs = self.game.observe(state, seats)[0]  # a row of a fresh array
+        if self.observation_mode == "flat":
+            return obs
+        return observation(obs, self._mask.astype(np.int8), self.observation_mode)
+
+    def _info(self) -> dict:
+        info = {"action_mask": self._mask.astype(np.int8), "learner_seat": self.learner_seat,
+                **self._episode_info}
+        info.update(self.results.neutral() if self._over is None else self.results.final(self._over))
         return info

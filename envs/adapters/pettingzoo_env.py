@@ -19,8 +19,10 @@ from .actions import (
     check_illegal_config, check_options, check_render_mode, illegal_loss_rewards, make_game, parse_action,
     position_of, render_of,
 )
+from .infos import ResultFields, convert
+from .observations import observation_space
 
-ADAPTER_KEYS = ("illegal_action", "illegal_penalty", "render_mode")
+ADAPTER_KEYS = ("illegal_action", "illegal_penalty", "render_mode", "info_mode")
 
 
 class MadangAECEnv(AECEnv):
@@ -28,9 +30,10 @@ class MadangAECEnv(AECEnv):
 
     Config: ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
     ``render_mode`` (``"ansi"`` renders the table as the seat to move sees it; others warn
-    and render nothing); everything
-    else goes to the game's rules.
-    At the end of a game every agent's ``info`` carries the result fields.
+    and render nothing), ``info_mode`` (``"full"`` or ``"numeric"``, :mod:`~envs.adapters.infos`);
+    everything else goes to the game's rules.
+    Every agent's ``info`` holds the game's reset fields (Go-Stop: ``redeals``,
+    ``skipped_deals``) and its result fields: neutral until the game ends, then the result.
     """
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 4}
@@ -42,6 +45,7 @@ class MadangAECEnv(AECEnv):
         illegal_action: str = "raise",
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
+        info_mode: str = "full",
         **game_config,
     ):
         super().__init__()
@@ -50,15 +54,12 @@ class MadangAECEnv(AECEnv):
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = illegal_action
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
+        self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
+        self.info_mode = info_mode
         P, A = self.game.num_players, self.game.num_actions
         self.possible_agents = [f"player_{i}" for i in range(P)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = gym.spaces.Dict(
-            {
-                "observation": gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32),
-                "action_mask": gym.spaces.Box(0, 1, (A,), np.int8),
-            }
-        )
+        obs_space = observation_space(self.game, "dict")
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(A) for a in self.possible_agents}
         self.state = None
@@ -81,7 +82,8 @@ class MadangAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: dict(reset_info) for a in self.agents}
+        reset_info = convert({k: v for k, v in reset_info.items() if k not in self.results.keys}, self.info_mode)
+        self.infos = {a: {**reset_info, **self.results.neutral()} for a in self.agents}
         self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
         self._mask = self.game.legal_mask(self.state)[0]  # all False once done
         if self.state.done[0]:  # a deal that ended before any decision
@@ -132,7 +134,7 @@ class MadangAECEnv(AECEnv):
         self._accumulate_rewards()
         for ag in self.agents:
             self.terminations[ag] = True
-            self.infos[ag] = dict(self.infos[ag], **result)
+            self.infos[ag] = dict(self.infos[ag], **self.results.final(result))
 
     def to_position(self) -> dict:
         """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""

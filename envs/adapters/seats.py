@@ -96,6 +96,8 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng,
     envs restore their snapshot).
     """
     B = state.batch_size
+    if B == 1:
+        return _play_opponents_one(game, state, int(learner_seat[0]), bots, rng, seating)
     collected = np.zeros(B, dtype=np.float32)
     while True:
         pending = ~state.done & (state.to_move != learner_seat)
@@ -122,3 +124,20 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng,
         if not every:
             state.put(rows, sub)
         collected[rows] += rewards[np.arange(rows.size), learner]
+
+
+def _play_opponents_one(game: Game, state, learner: int, bots: list, rng, seating) -> np.ndarray:
+    """:func:`play_opponents` for one game (a single env's step), with scalars instead of
+    batch bookkeeping: the same bots see the same observations, masks and generator."""
+    collected = np.zeros(1, dtype=np.float32)
+    while not state.done[0]:
+        seat = int(state.to_move[0])
+        if seat == learner:
+            break
+        which = seat if seat < learner else seat - 1
+        if seating is not None:
+            which = int(seating[0, which])
+        actions = _bot_actions(game, bots[which], state.to_move, game.observe(state),
+                               game.legal_mask(state), rng)
+        collected[0] += game.step(state, actions, check=False)[0, learner]
+    return collected

@@ -1,12 +1,29 @@
 """The Gymnasium vector env, generic over madang games: the batched core at batch size N.
 
-Autoreset mode: **same-step** (``metadata["autoreset_mode"] = AutoresetMode.SAME_STEP``).
-When a game ends, ``step`` returns the first observation of the slot's next game, and
-``infos["final_obs"]`` / ``infos["final_info"]`` (with the ``_final_obs`` /
-``_final_info`` masks) hold the last observation and the result of the ended game.
-The next game continues the slot's random stream.  Masks of the returned
-observations are in ``infos["action_mask"]`` ((N, A) int8) and :meth:`action_masks`.
-Opponent seats are played inside, as in the single-agent env.
+Autoreset mode (config ``autoreset_mode``, also the attribute ``autoreset_mode`` and
+``metadata["autoreset_mode"]``):
+
+* ``"same_step"`` (default, ``AutoresetMode.SAME_STEP``): when a game ends, ``step`` returns
+  the first observation of the slot's next game, and ``infos["final_obs"]`` /
+  ``infos["final_info"]`` (with the ``_final_obs`` / ``_final_info`` masks) hold the last
+  observation and the result fields of the ended game.
+* ``"next_step"`` (``AutoresetMode.NEXT_STEP``, what RLlib's env runners assume): the step
+  that ends a game returns its last observation, its reward, ``terminated=True`` and its
+  result fields in ``infos``; the next ``step`` ignores that slot's action and returns the
+  first observation of its next game with reward 0.
+* ``"disabled"`` (``AutoresetMode.DISABLED``, what TorchRL prefers): as next-step, but a
+  finished game waits for ``reset(options={"reset_mask": mask})``, which starts new games in
+  the slots ``mask`` selects (stepping a finished slot is a ``ValueError``).
+
+``reset(options={"reset_mask": mask})`` works in every mode: it restarts only the selected
+slots (continuing their streams, or from ``seed`` as in a full reset) and leaves the others.
+
+The next game continues the slot's random stream.  ``infos`` hold, per slot, the learner's
+seat (``learner_seat``) and the result fields (:mod:`~envs.adapters.infos`: neutral until the
+game ends).  Masks of the returned observations are in ``infos["action_mask"]`` ((N, A)
+int8, all zeros for a game that is over),
+:meth:`~MadangVectorEnv.action_masks` and, with ``observation_mode="dict"``, the
+observations.  Opponent seats are played inside, as in the single-agent env.
 """
 
 from __future__ import annotations
@@ -17,26 +34,50 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..core import rng as core_rng
 from ..core.game import Game
-from .actions import check_options, make_game
+from .actions import check_illegal_config, check_options, make_game
+from .infos import ResultFields
+from .observations import check_observation_mode, observation, observation_space
 from .seats import play_opponents, resolve_opponents
 
-ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents")
+ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents", "autoreset_mode", "observation_mode", "info_mode",
+                "illegal_action", "illegal_penalty")
+
+AUTORESET_MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
+                   "disabled": AutoresetMode.DISABLED}
+
+
+def check_autoreset_mode(mode) -> AutoresetMode:
+    """``"same_step"`` / ``"next_step"`` (or the ``AutoresetMode`` members) as an ``AutoresetMode``."""
+    for name, member in AUTORESET_MODES.items():
+        if mode == name or mode is member:
+            return member
+    raise ValueError(f"autoreset_mode must be one of {list(AUTORESET_MODES)}, got {mode!r}")
 
 
 class MadangVectorEnv(VectorEnv):
     """N games of one madang game stepped together with one call of the batched core.
 
     Config: ``num_envs``, ``learner_seat`` (int or None for a random seat per game),
-    ``opponents`` (as in the single-agent env); the rest goes to the game's rules.
+    ``opponents`` (as in the single-agent env), ``autoreset_mode`` (``"same_step"``,
+    ``"next_step"`` or ``"disabled"``, see the module docstring), ``observation_mode`` (``"flat"`` or
+    ``"dict"``), ``info_mode`` (``"full"`` or ``"numeric"``), ``illegal_action``
+    (``"raise"`` or ``"lose"``) and ``illegal_penalty`` as in the single-agent env; the rest
+    goes to the game's rules.
+
     ``reset(seed=s)`` seeds slot ``i`` with ``s + i`` (or ``seed`` may be a list of N
     seeds; every seed is an int reduced modulo 2**64, so ``s + i`` wraps), so slot ``i``
     replays the games of a single env seeded ``s + i``: its game stream, and with
     ``learner_seat=None`` its seat draws (slot ``i`` draws its seats from its own
     generator seeded like that single env's ``np_random``).  Opponent bots share one
-    generator across the slots.  ``reset`` takes no options (a non-dict is a ``ValueError``).
+    generator across the slots.  ``reset`` options: ``reset_mask`` ((N,) bool, see the module
+    docstring); other keys are ignored (a non-dict is a ``ValueError``).
 
-    ``reset`` and ``step`` are atomic: if anything fails (an illegal learner action, or an
-    opponent bot that raises or picks an illegal action, reported as
+    Actions: an (N,) integer array.  With ``illegal_action="lose"`` an illegal action ends
+    that slot's game at once (``terminated``, reward ``-illegal_penalty``, ``reason``
+    ``"illegal"``); a wrong dtype or shape, or an id out of range, is always a ``ValueError``.
+
+    ``reset`` and ``step`` are atomic: if anything fails (an illegal learner action in
+    ``"raise"`` mode, or an opponent bot that raises or picks an illegal action, reported as
     :class:`~envs.adapters.seats.OpponentError` naming the bot), every slot is left as it
     was, random streams and generators included.
     """
@@ -44,7 +85,9 @@ class MadangVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, game_cls: type[Game], num_envs: int = 1, *, learner_seat="default",
-                 opponents=None, **game_config):
+                 opponents=None, autoreset_mode="same_step", observation_mode: str = "flat",
+                 info_mode: str = "full", illegal_action: str = "raise", illegal_penalty: float = 1.0,
+                 **game_config):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
@@ -58,8 +101,15 @@ class MadangVectorEnv(VectorEnv):
             raise ValueError(f"learner_seat must be None or an int in 0..{P - 1}, got {learner_seat!r}")
         self.learner_seat_config = learner_seat
         self.num_envs = int(num_envs)
+        self.autoreset_mode = check_autoreset_mode(autoreset_mode)
+        self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
+        self.observation_mode = check_observation_mode(observation_mode)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
+        self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
+        self.info_mode = info_mode
         self.opponents = resolve_opponents(self.game, opponents)
-        self.single_observation_space = gym.spaces.Box(0.0, 1.0, (self.game.obs_size,), np.float32)
+        self.single_observation_space = observation_space(self.game, observation_mode)
         self.single_action_space = gym.spaces.Discrete(self.game.num_actions)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, self.game.num_actions))
@@ -67,76 +117,180 @@ class MadangVectorEnv(VectorEnv):
         self.learner_seat = np.zeros(self.num_envs, dtype=np.int64)
         self._np_random = np.random.default_rng()
         self._seat_rngs: list[np.random.Generator] = []
+        # Slots whose game ended and waits for its restart (next-step and disabled modes), their
+        # results, and those of them that ended by an illegal learner action (not over in the core).
+        self._ended = np.zeros(self.num_envs, dtype=bool)
+        self._finished: dict[int, dict] = {}
+        self._forfeited = np.zeros(self.num_envs, dtype=bool)
+        self._mask = np.zeros((self.num_envs, self.game.num_actions), dtype=np.int8)  # of the last return
 
     def reset(self, *, seed=None, options=None):
-        check_options(options)
+        options = check_options(options)
         n = self.num_envs
-        if seed is None:
-            seeds = core_rng.seed_range(core_rng.seed_from_entropy(), n).tolist()
-            np_random = np.random.default_rng()
-        elif isinstance(seed, (list, tuple, np.ndarray)):
-            seeds = core_rng.seed_array(seed).tolist()
-            if len(seeds) != n:
-                raise ValueError(f"seed must be an int or {n} ints, got {len(seeds)}")
-            np_random = np.random.default_rng(seeds)
-        else:
-            seeds = core_rng.seed_range(seed, n).tolist()
-            np_random = np.random.default_rng(seeds[0])
+        reset_mask = options.get("reset_mask")
+        if reset_mask is not None and self.state is not None:
+            return self._reset_slots(seed, _check_reset_mask(reset_mask, n))
+        seeds, np_random = self._seeds(seed)
         state = self.game.init(seeds)
         seat_rngs = [np.random.default_rng(s) for s in seeds]
         seats = np.zeros(n, dtype=np.int64)
         self._draw_seats(seats, seat_rngs, np.arange(n))
         play_opponents(self.game, state, seats, self.opponents, np_random)
         self.state, self.learner_seat, self._np_random, self._seat_rngs = state, seats, np_random, seat_rngs
-        return self._obs(), {"action_mask": self.action_masks()}
+        self._ended[:] = False
+        self._forfeited[:] = False
+        self._finished = {}
+        self._mask = mask = self.game.legal_mask(state).astype(np.int8)
+        return self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
+                                                   **self.results.batch(n)}
+
+    def _seeds(self, seed) -> tuple[list[int], np.random.Generator]:
+        """The N slot seeds of ``reset(seed=...)`` and the opponents' generator."""
+        n = self.num_envs
+        if seed is None:
+            return core_rng.seed_range(core_rng.seed_from_entropy(), n).tolist(), np.random.default_rng()
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = core_rng.seed_array(seed).tolist()
+            if len(seeds) != n:
+                raise ValueError(f"seed must be an int or {n} ints, got {len(seeds)}")
+            return seeds, np.random.default_rng(seeds)
+        seeds = core_rng.seed_range(seed, n).tolist()
+        return seeds, np.random.default_rng(seeds[0])
+
+    def _reset_slots(self, seed, where: np.ndarray):
+        """``reset(options={"reset_mask": where})``: new games in the slots ``where`` selects."""
+        n, game = self.num_envs, self.game
+        idx = np.flatnonzero(where)
+        state, seats, seat_rngs = self.state.copy(), self.learner_seat.copy(), list(self._seat_rngs)
+        generators = [self._np_random, *self._seat_rngs]
+        saved = [g.bit_generator.state for g in generators]
+        try:
+            if seed is None:
+                game.reset_where(state, where)
+            else:
+                seeds, _ = self._seeds(seed)
+                state.put(idx, game.init([seeds[i] for i in idx]))
+                for i in idx:
+                    seat_rngs[i] = np.random.default_rng(seeds[i])
+            self._draw_seats(seats, seat_rngs, idx)
+            play_opponents(game, state, seats, self.opponents, self._np_random)
+        except Exception:
+            for g, s in zip(generators, saved):
+                g.bit_generator.state = s
+            raise
+        self.state, self.learner_seat, self._seat_rngs = state, seats, seat_rngs
+        self._ended[idx] = self._forfeited[idx] = False
+        self._finished = {i: r for i, r in self._finished.items() if not where[i]}
+        mask = game.legal_mask(state).astype(np.int8)
+        mask[self._forfeited] = 0
+        self._mask = mask
+        return self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
+                                                   **self.results.batch(n, self._finished)}
 
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
-        # A failing opponent bot leaves every slot as it was: opponents play on a copy, and
-        # each generator's state is saved before its first draw (see _step).  Without
-        # opponents nothing can fail after the core has checked the actions.
+        # A failure leaves every slot as it was: opponents play on a copy of the state, the
+        # slot flags are copies, and each generator's state is saved before its first draw
+        # (see _step).  Without opponents nothing can fail after the actions are checked, so
+        # one-player games step in place.
         solo = self.game.num_players == 1
         state, seats = (self.state if solo else self.state.copy()), self.learner_seat.copy()
+        ended, forfeited, finished = self._ended.copy(), self._forfeited.copy(), dict(self._finished)
         saved: dict = {}
         try:
-            out = self._step(state, seats, np.asarray(actions), saved)
+            out = self._step(state, seats, ended, forfeited, finished, actions, saved)
         except Exception:
             for g, st in saved.items():
                 g.bit_generator.state = st
             raise
-        self.state, self.learner_seat = state, seats
+        self.state, self.learner_seat, self._ended, self._forfeited = state, seats, ended, forfeited
+        self._finished = finished
+        self._mask = out[4]["action_mask"].copy()
         return out
 
-    def _step(self, state, seats, actions, saved: dict):
+    def _step(self, state, seats, ended, forfeited, finished, actions, saved: dict):
         """One step of every slot; ``saved`` collects each generator's state before it draws."""
-        rewards = self.game.step(state, actions)[np.arange(self.num_envs), seats]
-        if self.game.num_players > 1:
+        n, game = self.num_envs, self.game
+        if self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
+            i = int(np.flatnonzero(ended)[0])
+            raise ValueError(f"the game in slot {i} is over; start a new one with "
+                             "reset(options={'reset_mask': mask}) before step()")
+        live = ~ended
+        actions = _check_actions(actions, n, game.num_actions, live)
+        rows = np.flatnonzero(live)
+        legal = self._mask[rows, actions[rows]].astype(bool)  # the mask of the last returned observations
+        illegal = rows[~legal]
+        if illegal.size and self.illegal_action == "raise":
+            i = int(illegal[0])
+            allowed = np.flatnonzero(self._mask[i]).tolist()
+            raise ValueError(f"illegal action {int(actions[i])} ({game.describe_action(int(actions[i]))}) "
+                             f"in slot {i}; legal actions: {allowed}")
+        restart = np.flatnonzero(ended)  # next-step mode: games that ended in the last step
+        if restart.size:
+            game.reset_where(state, ended)
+            self._save_seat_rngs(saved, restart)
+            self._draw_seats(seats, self._seat_rngs, restart)
+            ended[:] = forfeited[:] = False
+            finished.clear()
+        moving = rows[legal]
+        if moving.size == n:  # the usual case: every slot moves (checked above)
+            rewards = game.step(state, actions, check=False)[np.arange(n), seats]
+        else:
+            rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
+        if game.num_players > 1:
             saved.setdefault(self._np_random, self._np_random.bit_generator.state)
-        rewards = rewards + play_opponents(self.game, state, seats, self.opponents, self._np_random)
-        terminated = state.done.copy()
+        rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
+        rewards[restart] = 0.0  # what the opponents did before a new game's first decision
+        rewards[illegal] = -self.illegal_penalty
+        forfeited[illegal] = True
+        terminated = (state.done & live) | forfeited
+        idx = np.flatnonzero(terminated)
+        finished.update({int(i): self._result(state, int(i), seats, forfeited) for i in idx})
         infos = {}
-        if terminated.any():
-            idx = np.flatnonzero(terminated)
-            final_obs = np.zeros((self.num_envs, self.game.obs_size), dtype=np.float32)
-            final_obs[idx] = self.game.observe(state.take(idx), seats[idx])
-            results = [self.game.result(state, int(i)) for i in idx]
-            infos["final_obs"], infos["_final_obs"] = final_obs, terminated.copy()
-            infos["final_info"], infos["_final_info"] = _stack_infos(results, idx, self.num_envs), terminated.copy()
-            self.game.reset_where(state, terminated)
-            if self.learner_seat_config is None:
-                for i in idx:
-                    saved.setdefault(self._seat_rngs[i], self._seat_rngs[i].bit_generator.state)
-            self._draw_seats(seats, self._seat_rngs, idx)
-            play_opponents(self.game, state, seats, self.opponents, self._np_random)
-        infos["action_mask"] = self.game.legal_mask(state).astype(np.int8)
-        truncated = np.zeros(self.num_envs, dtype=bool)
-        obs = self.game.observe(state, seats)
-        return obs, rewards.astype(np.float32), terminated, truncated, infos
+        if self.autoreset_mode is not AutoresetMode.SAME_STEP:
+            ended[idx] = True
+            fields = self.results.batch(n, finished)
+        else:
+            if idx.size:
+                final_mask = np.zeros((n, game.num_actions), dtype=np.int8)
+                final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
+                final_obs[idx] = game.observe(state.take(idx), seats[idx])
+                final_info = {"learner_seat": seats.copy(), **self.results.batch(n, finished)}
+                final_info.update({f"_{k}": terminated.copy() for k in list(final_info)})
+                infos["final_obs"] = observation(final_obs, final_mask, self.observation_mode)
+                infos["_final_obs"], infos["final_info"], infos["_final_info"] = \
+                    terminated.copy(), final_info, terminated.copy()
+                game.reset_where(state, terminated)
+                forfeited[:] = False
+                finished.clear()
+                self._save_seat_rngs(saved, idx)
+                self._draw_seats(seats, self._seat_rngs, idx)
+                play_opponents(game, state, seats, self.opponents, self._np_random)
+            fields = self.results.batch(n)
+        mask = game.legal_mask(state).astype(np.int8)
+        mask[forfeited] = 0
+        infos.update(action_mask=mask, learner_seat=seats.copy(), **fields)
+        truncated = np.zeros(n, dtype=bool)
+        return self._observe(state, seats, mask), rewards.astype(np.float32), terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, A) int8 legal masks of the learner in every slot."""
-        return self.game.legal_mask(self.state).astype(np.int8)
+        """(N, A) int8 legal masks of the learner in every slot (all zeros where the game is over)."""
+        if self.state is None:
+            raise ValueError("call reset() before action_masks()")
+        return self._mask.copy()
+
+    def _result(self, state, i: int, seats, forfeited) -> dict:
+        """The result of slot ``i``'s game, which just ended (by the rules or a forfeit)."""
+        if forfeited[i]:
+            return {"reason": "illegal", **self.game.forfeit_result(state, i, int(seats[i]), self.illegal_penalty)}
+        return self.game.result(state, i)
+
+    def _save_seat_rngs(self, saved: dict, idx: np.ndarray) -> None:
+        """Add the states of the seat generators of the slots ``idx`` (those that will draw) to ``saved``."""
+        if self.learner_seat_config is None:
+            for i in idx:
+                saved.setdefault(self._seat_rngs[i], self._seat_rngs[i].bit_generator.state)
 
     def _draw_seats(self, seats: np.ndarray, seat_rngs: list, idx: np.ndarray) -> None:
         """Set the learner's seat of the slots ``idx`` in ``seats`` (drawn per slot, or fixed)."""
@@ -146,18 +300,29 @@ class MadangVectorEnv(VectorEnv):
         else:
             seats[idx] = self.learner_seat_config
 
-    def _obs(self) -> np.ndarray:
-        return self.game.observe(self.state, self.learner_seat)
+    def _observe(self, state, seats, mask):
+        return observation(self.game.observe(state, seats), mask, self.observation_mode)
 
 
-def _stack_infos(results: list[dict], idx: np.ndarray, n: int) -> dict:
-    """Gymnasium-style dict of arrays (with ``_key`` masks) from per-slot result dicts."""
-    out: dict = {}
-    for k in {k for r in results for k in r}:
-        arr = np.empty(n, dtype=object)
-        present = np.zeros(n, dtype=bool)
-        for i, r in zip(idx, results):
-            if k in r:
-                arr[i], present[i] = r[k], True
-        out[k], out[f"_{k}"] = arr, present
-    return out
+def _check_reset_mask(mask, n: int) -> np.ndarray:
+    """The ``reset_mask`` option as an (n,) bool array, or ``ValueError``."""
+    arr = np.asarray(mask)
+    if arr.dtype != bool or arr.shape != (n,):
+        raise ValueError(f"reset_mask must be an ({n},) bool array, got {arr.dtype} of shape {arr.shape}")
+    return arr
+
+
+def _check_actions(actions, n: int, num_actions: int, live: np.ndarray) -> np.ndarray:
+    """``actions`` as (n,) int64, or ``ValueError`` for a wrong dtype or shape or an id out of
+    range (checked only in the ``live`` slots: the others ignore their action)."""
+    arr = np.asarray(actions)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
+    if arr.shape != (n,):
+        raise ValueError(f"actions must have shape ({n},), got {arr.shape}")
+    arr = arr.astype(np.int64)
+    bad = live & ((arr < 0) | (arr >= num_actions))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"action {int(arr[i])} out of range 0..{num_actions - 1} (slot {i})")
+    return arr

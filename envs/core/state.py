@@ -8,6 +8,16 @@ import numpy as np
 
 from . import rng
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each state class (``dataclasses.fields`` is slow for a per-step copy)."""
+
+
+def _field_names(state) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(type(state))
+    if names is None:
+        names = _FIELD_NAMES[type(state)] = tuple(f.name for f in dataclasses.fields(state))
+    return names
+
 
 @dataclasses.dataclass
 class BatchState:
@@ -26,7 +36,14 @@ class BatchState:
     """
 
     def _arrays(self) -> dict[str, np.ndarray]:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {k: getattr(self, k) for k in _field_names(self)}
+
+    def _new(self, arrays: dict[str, np.ndarray]):
+        """A state of this type holding ``arrays`` (one per field), without the dataclass
+        constructor: states are plain field holders, and single envs copy one per step."""
+        out = object.__new__(type(self))
+        out.__dict__.update(arrays)
+        return out
 
     @property
     def batch_size(self) -> int:
@@ -35,7 +52,19 @@ class BatchState:
 
     def copy(self):
         """A deep copy (no array is shared with ``self``)."""
-        return type(self)(**{k: v.copy() for k, v in self._arrays().items()})
+        return self._new({k: v.copy() for k, v in self._arrays().items()})
+
+    def copy_into(self, other: "BatchState") -> None:
+        """Overwrite every array of ``other`` (same type, same shapes) with this state's
+        values: a copy into buffers that already exist (a single env's per-step snapshot)."""
+        if type(other) is not type(self):
+            raise ValueError(f"copy_into: a {type(self).__name__} cannot be copied into a {type(other).__name__}")
+        mine, theirs = self.__dict__, other.__dict__
+        for k in _field_names(self):
+            dst, src = theirs[k], mine[k]
+            if dst.shape != src.shape:
+                raise ValueError(f"copy_into: field {k} has shape {src.shape}, the target {dst.shape}")
+            dst[...] = src
 
     def clone(self, seeds):
         """Copies of every game, each with its own fresh random stream.
@@ -61,7 +90,7 @@ class BatchState:
         """A new state holding the games ``index`` (int array, slice or bool mask); copies."""
         if isinstance(index, (int, np.integer)):
             index = [int(index)]
-        return type(self)(**{k: v[index].copy() for k, v in self._arrays().items()})
+        return self._new({k: v[index].copy() for k, v in self._arrays().items()})
 
     def put(self, index, other: "BatchState") -> None:
         """Overwrite the games ``index`` of ``self`` with the games of ``other`` (in order)."""

@@ -31,6 +31,9 @@ observation determines the state up to those hidden cards (what
 dealt game can reach (10 cards in a hand, 9 Gos since the last turn offers none, a
 combination score of at most 58, 20 stock cards), so no number of a dealt game is clipped;
 numbers of positions loaded for analysis that exceed a scale are clipped to 1.
+
+The encoder is compiled (:func:`envs.gostop.kernels.observe`); :class:`View` reads
+observations back for bots.
 """
 
 from __future__ import annotations
@@ -38,8 +41,6 @@ from __future__ import annotations
 import numpy as np
 
 from . import cards as C
-from .cards import popcount
-from .state import flat
 
 _CARD_PARTS = ("hand", "layout", "captured_self", "captured_opp", "unseen", "played", "flipped",
                "picked")
@@ -54,9 +55,6 @@ for _name, _size in _SIZES:
 OBS_SIZE = _start
 _CARDS_END = OBS_SLICES["picked"].stop
 
-_M_ANIMALS = C.M_ANIMALS_NO_CUP | C.BIT_CUP
-_M_TWO_UNITS = C.M_DOUBLE_JUNK | C.BIT_CUP
-_PHASE_ONE_HOT = np.eye(5, 4, dtype=np.float32)  # phase -> decision one-hot (OVER -> zeros)
 # stats_self / stats_opp: the per-seat numbers STAT_NAMES (see the layout above), scaled.
 _STATS = OBS_SLICES["stats_self"].start
 STAT_NAMES = ("hand", "go_count", "go_score", "ppuk_count", "score", "brights", "animals",
@@ -65,63 +63,6 @@ STAT_SCALES = (10, 10, 60, 3, 60, 5, 9, 10, 28)
 """The divisor of each of ``STAT_NAMES`` (the largest value a dealt game reaches, or above)."""
 STOCK_SCALE = 20
 _STATS_SCALE = np.tile(1 / np.array(STAT_SCALES, np.float32), 2)
-
-
-def encode(state, seats: np.ndarray) -> np.ndarray:
-    """(B, OBS_SIZE) float32 observations of ``state`` from ``seats`` ((B,) ints)."""
-    B = state.batch_size
-    ar = np.arange(B)
-    me = np.asarray(seats, dtype=np.int64)
-    mine = 2 * ar + me  # flat per-seat indices (see state.flat); the opponent's is mine ^ 1
-    hands, captured = flat(state.hands), flat(state.captured)
-    hand = hands[mine]
-    cap_me, cap_op = captured[mine], captured[mine ^ 1]
-    played, flipped, picked = C.BIT[state.played], C.BIT[state.flipped], C.BIT[state.hand_pick]
-    visible = hand | state.layout | cap_me | cap_op | played | flipped
-    boards = np.empty((B, 8), dtype="<u8")
-    boards[:, 0] = hand
-    boards[:, 1] = state.layout
-    boards[:, 2] = cap_me
-    boards[:, 3] = cap_op
-    boards[:, 4] = ~visible & C.ALL_CARDS
-    boards[:, 5] = played
-    boards[:, 6] = flipped
-    boards[:, 7] = picked
-    bits = np.unpackbits(boards.view(np.uint8), bitorder="little").reshape(B, 8, 64)
-    obs = np.empty((B, OBS_SIZE), dtype=np.float32)
-    obs_cards = obs[:, :_CARDS_END].reshape(B, 8, 48)  # a view: splits one contiguous axis
-    obs_cards[...] = bits[:, :, :48]
-
-    piles = OBS_SLICES["piles"]
-    obs[:, piles] = 0.0
-    rows = np.flatnonzero(C.has_triple(state.layout))  # every pile is a 3-card month
-    if rows.size:
-        owner, m = state.ppuk_owner[rows], me[rows, None]
-        obs[rows, piles] = np.concatenate(
-            [(C.month_counts(state.layout[rows]) == 3) & (owner < 0), owner == m, owner == 1 - m],
-            axis=1,
-        )
-
-    done = state.done
-    dec = obs[:, OBS_SLICES["decision"]]
-    dec[:, :4] = _PHASE_ONE_HOT[state.phase]
-    dec[:, 4] = (state.to_move == me) & ~done
-    left = popcount(hands[2 * ar + state.to_move])
-    dec[:, 5] = ~done & (left == (state.phase == 0))
-
-    # Per-seat numbers in seat order, gathered into (self, opp) order, scaled and clipped.
-    cap = state.captured
-    per_seat = np.stack(
-        [popcount(state.hands), state.go_count, state.go_score, state.ppuk_count, state.score,
-         popcount(cap & C.M_BRIGHTS), popcount(cap & _M_ANIMALS), popcount(cap & C.M_RIBBONS),
-         popcount(cap & C.M_SINGLE_JUNK) + 2 * popcount(cap & _M_TWO_UNITS)],
-        axis=2,
-    ).astype(np.float32).reshape(2 * B, 9)
-    rel = np.take(per_seat, np.stack([mine, mine ^ 1], axis=1).reshape(-1), axis=0).reshape(B, 18)
-    np.minimum(rel * _STATS_SCALE, np.float32(1.0), out=obs[:, _STATS:_STATS + 18])
-    stock_left = (state.stock_end - state.stock_top).astype(np.float32)
-    obs[:, OBS_SLICES["stock"].start] = np.minimum(stock_left * np.float32(1 / STOCK_SCALE), np.float32(1.0))
-    return obs
 
 
 class View:

@@ -7,8 +7,9 @@ Action layout (one flat ``Discrete(98)``, spec §12; offsets in :mod:`.actions`)
     with this id   | card id - 48   |    |
 
 Exactly one decision is pending in a live game (``state.phase``): PLAY, HAND_CHOICE,
-STOCK_CHOICE or GO_STOP, always the mover's (``state.to_move``).  The turn machinery is
-in :mod:`.turn`, dealing in :mod:`.deal`.
+STOCK_CHOICE or GO_STOP, always the mover's (``state.to_move``).  The rules run compiled
+(:mod:`.kernels`, numba: the turn procedure, the deals, masks and observations); this module
+is their Python API, dealing's Python side is :mod:`.deal`.
 
 Batched API beyond the :class:`~envs.core.game.Game` basics::
 
@@ -29,12 +30,11 @@ import numpy as np
 
 from ..core import rng
 from ..core.game import Game
-from . import cards as C
 from . import deal as D
-from . import determinize, observation, position, text, turn, view
-from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, STOP
+from . import determinize, kernels, observation, position, text, view
+from .actions import ACTION_SLICES, NUM_ACTIONS
 from .scoring import CHONGTONG_PAYOUT
-from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
+from .state import PHASE_NAMES, GoStopState
 
 
 class GoStop(Game):
@@ -57,13 +57,14 @@ class GoStop(Game):
 
     # ------------------------------------------------------------- new games
     def new_games(self, key, counter):
-        return D.random_deals(key, counter)[0]
+        return D.new_games(key, counter)
 
     def reset_where(self, state, where):
         """As :meth:`Game.reset_where` (same new games), dealing straight into ``state``."""
+        if not np.count_nonzero(where):  # the common case, cheaply (single envs, small batches)
+            return np.zeros(0, np.int64)
         idx = np.flatnonzero(where)
-        if idx.size:
-            D.deal_random_into(state, idx)
+        D.deal_random_into(state, idx)
         return idx
 
     def deal(self, orders, first_players, seeds=None) -> GoStopState:
@@ -85,7 +86,15 @@ class GoStop(Game):
         if seeds.shape != (B,):
             raise ValueError(f"seeds must have shape ({B},), got {seeds.shape}")
         key = rng.keys_from_seeds(seeds)
-        return D.given_deals(orders, first, key, np.zeros(B, np.uint64))
+        return self._given_deals(orders, first, key, np.zeros(B, np.uint64))
+
+    def _given_deals(self, orders, first, key, counter) -> GoStopState:
+        """Deal checked orders (:func:`.deal.given_deals`)."""
+        return D.given_deals(orders, first, key, counter)
+
+    def _random_deals(self, key, counter, first_player=None):
+        """Random deals and their skipped results (:func:`.deal.random_deals`)."""
+        return D.random_deals(key, counter, first_player=first_player)
 
     def new_episode(self, options, seed, previous):
         """A single env's ``reset``: ``position``, ``deal`` (+ ``first_player``) or a random deal.
@@ -112,27 +121,19 @@ class GoStop(Game):
             state = D.blank(key, counter)
             if first is None:
                 first = int(D.draw_first(state, np.arange(1))[0])
-            state = D.given_deals(order[None], np.array([first]), state.rng_key, state.rng_counter)
+            state = self._given_deals(order[None], np.array([first]), state.rng_key, state.rng_counter)
             info = {"redeals": int(state.redeals[0])}
             if state.done[0]:
                 info.update(self.result(state, 0))
             return state, info
-        state, skipped = D.random_deals(key, counter, first_player=first)
+        state, skipped = self._random_deals(key, counter, first_player=first)
         return state, {"redeals": int(state.redeals[0]), "skipped_deals": skipped[0]}
 
     # ---------------------------------------------------------------- masks
     def legal_mask(self, state):
-        B = state.batch_size
-        ph = state.phase
-        mover_hand = flat(state.hands)[2 * np.arange(B) + state.to_move]
-        choose_from = state.layout & C.MONTH_MASK_OF[np.where(ph == HAND_CHOICE, state.played, state.flipped)]
-        is_play = ph == PLAY
-        is_choice = (ph == HAND_CHOICE) | (ph == STOCK_CHOICE)
-        bits = C.unpack(np.where(is_play, mover_hand, np.where(is_choice, choose_from, C.U64(0))))
-        mask = np.empty((B, NUM_ACTIONS), dtype=bool)
-        np.logical_and(bits, is_play[:, None], out=mask[:, :CHOOSE_START])
-        np.logical_and(bits, is_choice[:, None], out=mask[:, CHOOSE_START:GO])
-        mask[:, GO] = mask[:, STOP] = ph == GO_STOP
+        mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
+        kernels.legal_mask(state.phase, state.to_move, state.hands, state.layout, state.played,
+                           state.flipped, mask)
         return mask
 
     # ----------------------------------------------------------------- step
@@ -140,35 +141,22 @@ class GoStop(Game):
         return self._apply_rows(state, np.arange(state.batch_size), actions)
 
     def _apply_rows(self, state, rows, actions):
-        # The turn stages work on row sets, so a subset of games is stepped in place.
-        rewards = np.zeros((state.batch_size, 2), dtype=np.float32)
-        ph = state.phase[rows]
-        r_play, r_hand, r_stock, r_gs = (
-            rows[ph == k] for k in (PLAY, HAND_CHOICE, STOCK_CHOICE, GO_STOP)
-        )
-        a_play, a_hand, a_stock, a_gs = (
-            actions[ph == k] for k in (PLAY, HAND_CHOICE, STOCK_CHOICE, GO_STOP)
-        )
-        to_flip = turn.play(state, r_play, a_play)
-        if r_hand.size:
-            to_flip = np.concatenate([to_flip, turn.hand_choice(state, r_hand, a_hand - CHOOSE_START)])
-        to_resolve = turn.flip(state, to_flip)
-        picks = np.full(to_resolve.size, -1, np.int64)
-        if r_stock.size:
-            to_resolve = np.concatenate([to_resolve, r_stock])
-            picks = np.concatenate([picks, a_stock - CHOOSE_START])
-        to_stop, to_end = turn.resolve(state, to_resolve, picks, rewards)
-        if r_gs.size:
-            going = a_gs == GO
-            to_end = np.concatenate([to_end, turn.go(state, r_gs[going])])
-            to_stop = np.concatenate([to_stop, r_gs[~going]])
-        turn.stop(state, to_stop, rewards)
-        turn.end_turn(state, to_end, rewards)
-        return rewards[rows]
+        rewards = np.zeros((rows.shape[0], 2), dtype=np.float32)
+        kernels.step_rows(rows, actions, *D.fields(state), rewards)
+        return rewards
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        return observation.encode(state, self.observer_seats(state, seats))
+        out = np.empty((state.batch_size, observation.OBS_SIZE), dtype=np.float32)
+        if seats is None:
+            seats = state.to_move.astype(np.int64)
+        else:  # a broadcast seat is a read-only strided view: copy it (one kernel signature)
+            seats = np.ascontiguousarray(self.observer_seats(state, seats))
+        kernels.observe(seats, state.to_move, state.done, state.hands, state.layout,
+                        state.captured, state.ppuk_owner, state.go_count, state.go_score,
+                        state.ppuk_count, state.score, state.phase, state.played, state.hand_pick,
+                        state.flipped, state.stock_top, state.stock_end, out)
+        return out
 
     def _sample_states(self, observations, seeds):
         """Deal the unseen cards at random (:func:`.determinize.sample_states`)."""
