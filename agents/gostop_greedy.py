@@ -103,9 +103,16 @@ class GoStopGreedyBot(Bot):
 
     name = "gostop-greedy"
     game = "gostop"
+    go_max_opp_score = GO_MAX_OPP_SCORE  # Go only while the opponent's threat is at most this
+    go_min_hand = GO_MIN_HAND  # ... and the bot holds at least this many cards
 
     def act(self, observation, mask, rng):
         obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
+        return np.argmax(self.scores(obs, m), axis=1).astype(np.int64)
+
+    def scores(self, obs: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """(B, A) float64 preference of every action (-inf where illegal); ``act`` takes the
+        first maximum.  ``obs`` (B, OBS_SIZE) float32 and ``m`` (B, A) bool, already checked."""
         view = View(obs)
         B = obs.shape[0]
         values = card_values(view)
@@ -129,7 +136,7 @@ class GoStopGreedyBot(Bot):
 
         # GO_STOP.
         hand_left = C.popcount(view.hand).astype(np.int64)
-        safe = (opponent_threat(view) <= GO_MAX_OPP_SCORE) & (hand_left >= GO_MIN_HAND)
+        safe = (opponent_threat(view) <= self.go_max_opp_score) & (hand_left >= self.go_min_hand)
         scores[:, GO] = np.where(m[:, GO] & safe, 1.0, -np.inf)
         scores[:, STOP] = np.where(m[:, STOP], 0.0, -np.inf)
-        return np.argmax(scores, axis=1).astype(np.int64)
+        return scores

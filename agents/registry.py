@@ -13,6 +13,8 @@ _BOTS = {
     "random": ("agents.random_bot", "RandomBot", None, "uniformly random legal action"),
     "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot", "gostop",
                       "captures by card value, blocks near-complete sets, goes only when safe"),
+    "gostop-search": ("agents.gostop_search", "GoStopSearchBot", "gostop",
+                      "determinized Monte-Carlo search: sampled deals played out by gostop-greedy, greedy prior"),
     "rainbow-greedy": ("agents.rainbow_greedy", "RainbowGreedyBot", "rainbow_dice",
                        "exact expectimax plan of each turn, valuing cards bought and tokens kept"),
     "rainbow-simple": ("agents.rainbow_simple", "RainbowSimpleBot", "rainbow_dice",
