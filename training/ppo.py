@@ -386,7 +386,7 @@ class PPOTrainer:
         its time counts against ``time_budget_s``.
         """
         cfg = self.config
-        started, first_step, first_update = time.monotonic(), self.global_step, self.update
+        started = loop_started = time.monotonic()
         if cfg.bc_teacher and not self.bc_done and self.update == 0:
             data_dir = Path(checkpoint_path).parent / "demonstrations" if checkpoint_path else None
             self.warm_start(data_dir, log=log)
@@ -396,8 +396,10 @@ class PPOTrainer:
                     log({"warm_start_evaluation": self.bc_stats["evaluation"]})
             if checkpoint_path is not None:
                 self.save(checkpoint_path)
+            loop_started = time.monotonic()  # the sizing measures PPO updates only
         buf = Rollout(cfg.num_steps, cfg.num_envs, self.game.obs_size, self.game.num_actions, self.device)
         stats: dict = {}
+        first_step, first_update = self.global_step, self.update
         while self.global_step < cfg.total_steps:
             if cfg.anneal_lr:
                 frac = 1.0 - self.global_step / cfg.total_steps
@@ -429,7 +431,7 @@ class PPOTrainer:
             if time_budget_s is not None:
                 elapsed = time.monotonic() - started
                 if self.update - first_update == self.SIZING_UPDATES:
-                    rate = (self.global_step - first_step) / elapsed
+                    rate = (self.global_step - first_step) / (elapsed - (loop_started - started))
                     fits = self.global_step + rate * (time_budget_s - elapsed) * (1 - self.SIZING_MARGIN)
                     fits = max(self.global_step, int(fits) // cfg.rollout_size * cfg.rollout_size)
                     cfg.total_steps = min(cfg.total_steps, fits)
