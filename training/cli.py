@@ -111,6 +111,10 @@ def _cmd_ship(args) -> int:
 
     from .evaluate import evaluate_solo
 
+    if args.checkpoint:
+        from .run import policy_from_checkpoint
+
+        policy_from_checkpoint(args.run_dir)
     src = Path(args.run_dir) / "policy"
     bot = load_policy(src, name=args.name)  # checks the files fit the installed env
     dest = Path(args.weights_dir or WEIGHTS_DIR) / args.name
@@ -180,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("name", help="bot name, e.g. yacht-ppo")
     ship.add_argument("--games", type=int, default=10000, help="solitaire games to evaluate it on (0: skip)")
     ship.add_argument("--seed", type=int, default=0)
+    ship.add_argument("--checkpoint", action="store_true",
+                      help="ship the run's latest checkpoint (e.g. of a run still training)")
     ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
     ship.set_defaults(func=_cmd_ship)
 

@@ -104,7 +104,8 @@ def main() -> None:
     p.add_argument("--games", type=int, default=2000)
     p.add_argument("--table-games", type=int, default=500, help="games per seat rotation at 3 and 4 seats")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out")
+    p.add_argument("--out", help="write the figures to this JSON file")
+    p.add_argument("--into", help="also merge them into this shipped policy's metadata (key \"measured\")")
     p.add_argument("--only", nargs="*", help="solo versus tables unlimited speed")
     a = p.parse_args()
     bot = agents.load(a.bot)
@@ -130,6 +131,13 @@ def main() -> None:
     if a.out:
         with open(a.out, "w") as f:
             json.dump(out, f, indent=2)
+            f.write("\n")
+    if a.into:
+        with open(a.into) as f:
+            meta = json.load(f)
+        meta["measured"] = {**meta.get("measured", {}), **out}
+        with open(a.into, "w") as f:
+            json.dump(meta, f, indent=2)
             f.write("\n")
 
 
