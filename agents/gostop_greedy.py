@@ -38,42 +38,49 @@ _BASE[46] = 1.5  # the Dec ribbon completes no set
 # Combination groups whose third card earns points: godori and the three ribbon sets.
 _SETS = [C.GODORI, C.HONGDAN, C.CHEONGDAN, C.CHODAN]
 _SET_MASKS = np.array([C.mask_of(s) for s in _SETS], dtype=np.uint64)
-_IN_SET = np.array([[c in s for c in range(48)] for s in _SETS])  # (4, 48)
 _SET_POINTS = np.array([5.0, 3.0, 3.0, 3.0])
-_IS_BRIGHT = C.KIND == C.BRIGHT
 _JUNK_UNITS = C.JUNK_UNITS.astype(np.float64)
 _JUNK_UNITS[C.CUP] = 2.0  # the cup may count as double junk
+# Every card belongs to at most one bonus group: the four sets (0..3), the brights (4), the
+# junk units (5); group 6 is "none".  A card's bonus is its group's gain times its weight.
+_GROUP = np.full(48, 6)
+for _j, _s in enumerate(_SETS):
+    _GROUP[list(_s)] = _j
+_GROUP[list(C.BRIGHTS)] = 4
+_GROUP[_JUNK_UNITS > 0] = 5
+_WEIGHT = np.where(_GROUP == 5, _JUNK_UNITS, 1.0)
 
 GO_MAX_OPP_SCORE = 3
 GO_MIN_HAND = 2
 
 
+def _set_counts(own: np.ndarray) -> np.ndarray:
+    """(B, 4) cards ``own`` holds of each combination set."""
+    return C.popcount(own[:, None] & _SET_MASKS).astype(np.int64)
+
+
 def _progress(own: np.ndarray, other: np.ndarray) -> np.ndarray:
     """(B, 48) bonus for ``own`` capturing each card: combinations it advances and keeps alive."""
     B = own.shape[0]
-    bonus = np.zeros((B, 48))
-    for j, m in enumerate(_SET_MASKS):
-        have = C.popcount(own & m).astype(np.int64)
-        alive = (other & m) == 0
-        gain = np.where(have == 2, _SET_POINTS[j] + 1.0, np.where(have == 1, 1.0, 0.3)) * alive
-        bonus += gain[:, None] * _IN_SET[j]
+    gains = np.zeros((B, 7))
+    have = _set_counts(own)
+    alive = (other[:, None] & _SET_MASKS) == 0
+    gains[:, :4] = np.where(have == 2, _SET_POINTS + 1.0, np.where(have == 1, 1.0, 0.3)) * alive
     b = C.popcount(own & C.M_BRIGHTS).astype(np.int64)
-    bonus += np.where(b >= 2, 3.0, np.where(b == 1, 0.8, 0.0))[:, None] * _IS_BRIGHT
+    gains[:, 4] = np.where(b >= 2, 3.0, np.where(b == 1, 0.8, 0.0))
     units = C.popcount(own & C.M_SINGLE_JUNK) + 2 * C.popcount(own & C.M_DOUBLE_JUNK)
-    bonus += np.where(units >= 7, 0.8, 0.0)[:, None] * _JUNK_UNITS
-    return bonus
+    gains[:, 5] = np.where(units >= 7, 0.8, 0.0)
+    return gains[:, _GROUP] * _WEIGHT
 
 
 def _threat(own: np.ndarray, other: np.ndarray) -> np.ndarray:
     """(B, 48) blocking bonus: cards ``own`` (the opponent) needs to complete a combination."""
     B = own.shape[0]
-    block = np.zeros((B, 48))
-    for j, m in enumerate(_SET_MASKS):
-        near = (C.popcount(own & m) == 2) & ((other & m) == 0)
-        block += np.where(near, _SET_POINTS[j], 0.0)[:, None] * _IN_SET[j]
-    b = C.popcount(own & C.M_BRIGHTS)
-    block += np.where(b >= 2, 3.0, 0.0)[:, None] * _IS_BRIGHT
-    return block
+    gains = np.zeros((B, 7))
+    near = (_set_counts(own) == 2) & ((other[:, None] & _SET_MASKS) == 0)
+    gains[:, :4] = np.where(near, _SET_POINTS, 0.0)
+    gains[:, 4] = np.where(C.popcount(own & C.M_BRIGHTS) >= 2, 3.0, 0.0)
+    return gains[:, _GROUP] * (_GROUP < 5)
 
 
 def card_values(view: View) -> np.ndarray:
@@ -86,10 +93,8 @@ def card_values(view: View) -> np.ndarray:
 def opponent_threat(view: View) -> np.ndarray:
     """(B,) the opponent's score plus 3 for each combination it is one card from completing."""
     opp, me = view.captured_opp, view.captured_self
-    near = np.zeros(opp.shape[0])
-    for m in _SET_MASKS:
-        near += (C.popcount(opp & m) == 2) & ((me & m) == 0)
-    near += C.popcount(opp & C.M_BRIGHTS) >= 2
+    near = ((_set_counts(opp) == 2) & ((me[:, None] & _SET_MASKS) == 0)).sum(axis=1)
+    near = near + (C.popcount(opp & C.M_BRIGHTS) >= 2)
     return view.score[:, 1] + 3.0 * near
 
 
@@ -104,27 +109,19 @@ class GoStopGreedyBot(Bot):
         view = View(obs)
         B = obs.shape[0]
         values = card_values(view)
-        layout = C.unpack(view.layout)
-        month_count = layout.reshape(B, 12, 4).sum(axis=2)
-        unseen_month = C.unpack(view.unseen).reshape(B, 12, 4).sum(axis=2)
         scores = np.full((B, m.shape[1]), -np.inf)
 
-        # PLAY: value captured by each hand card.
-        lay_val = np.where(layout, values, 0.0).reshape(B, 12, 4)
-        month_sum = lay_val.sum(axis=2)  # (B, 12)
-        month_max = lay_val.max(axis=2)
-        n = np.repeat(month_count, 4, axis=1)  # (B, 48) layout cards of each card's month
+        # PLAY: value captured by each hand card, per month of the layout (B, 12, 4).
+        vals = values.reshape(B, 12, 4)
+        n = C.month_counts(view.layout)  # layout cards of each month
+        lay_val = np.where(C.unpack(view.layout).reshape(B, 12, 4), vals, 0.0)
+        month_sum = lay_val.sum(axis=2)
         steal = np.where(view.piles[:, 1], 2.0, 1.0) * 1.5  # own ppuk stacks pay 2 junk
-        gain = np.select(
-            [n == 1, n == 2, n == 3],
-            [values + np.repeat(month_sum, 4, axis=1),
-             values + np.repeat(month_max, 4, axis=1),
-             values + np.repeat(month_sum + steal, 4, axis=1)],
-            0.0,
-        )
-        exposed = np.repeat(unseen_month, 4, axis=1) > 0
-        placed = -np.where(exposed, 0.6 * values, 0.0) - 0.01 * values
-        play_score = np.where(n == 0, placed, gain)
+        extra = np.select([n == 1, n == 2, n == 3],
+                          [month_sum, lay_val.max(axis=2), month_sum + steal], 0.0)
+        exposed = C.month_counts(view.unseen) > 0
+        placed = -np.where(exposed[:, :, None], 0.6 * vals, 0.0) - 0.01 * vals
+        play_score = np.where((n == 0)[:, :, None], placed, vals + extra[:, :, None]).reshape(B, 48)
         scores[:, :48] = np.where(m[:, :48], play_score, -np.inf)
 
         # HAND_CHOICE / STOCK_CHOICE: the more valuable candidate.

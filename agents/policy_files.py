@@ -11,11 +11,13 @@ evaluation result; loading checks them against the installed game and raises
 from __future__ import annotations
 
 import json
+import pickle
 from pathlib import Path
 
+import numpy as np
 import torch
 
-from envs.registration import game_class
+from envs.registration import GAMES, game_class
 
 from .torch_policy import ActorCritic, PolicyBot
 
@@ -43,29 +45,123 @@ def save_policy(model: ActorCritic, path_stem: str | Path, game: str, **metadata
     return pt, js
 
 
+MAX_LAYERS = 16
+MAX_WIDTH = 8192
+MAX_PARAMETERS = 50_000_000
+"""Bounds on the network a metadata file may describe (checked before anything is allocated)."""
+
+
+def _require(meta: dict, key: str, kind, js: Path):
+    if key not in meta:
+        raise ValueError(f"{js}: the metadata has no {key!r}")
+    value = meta[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise ValueError(f"{js}: {key!r} must be {getattr(kind, '__name__', 'a number')}, got {value!r}")
+    return value
+
+
+def read_metadata(js: Path) -> dict:
+    """The validated metadata of a policy file: format, game, env id, sizes and a bounded network.
+
+    Raises ``ValueError`` naming ``js`` for anything unreadable, missing, mistyped, too big
+    or not matching the installed game.
+    """
+    try:
+        meta = json.loads(js.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise ValueError(f"{js}: unreadable policy metadata ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{js}: the metadata must be a JSON object, got {type(meta).__name__}")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"{js}: format_version {meta.get('format_version')!r} != {FORMAT_VERSION}")
+    game = _require(meta, "game", str, js)
+    if game not in GAMES:
+        raise ValueError(f"{js}: unknown game {game!r}; known games: {sorted(GAMES)}")
+    cls = game_class(game)
+    if _require(meta, "env_id", str, js) != cls.env_id:
+        raise ValueError(f"{js}: trained on {meta['env_id']}, installed env is {cls.env_id}")
+    obs_size, num_actions = _require(meta, "obs_size", int, js), _require(meta, "num_actions", int, js)
+    if obs_size != cls.obs_size or num_actions != cls.num_actions:
+        raise ValueError(
+            f"{js}: weights expect observations of size {obs_size} and {num_actions} actions; "
+            f"{cls.env_id} has {cls.obs_size} and {cls.num_actions}"
+        )
+    hidden = _require(meta, "hidden", list, js)
+    if not 1 <= len(hidden) <= MAX_LAYERS or any(
+        isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= MAX_WIDTH for h in hidden
+    ):
+        raise ValueError(f"{js}: 'hidden' must be 1..{MAX_LAYERS} layer widths in 1..{MAX_WIDTH}, got {hidden!r}")
+    shapes = expected_shapes(obs_size, num_actions, hidden)
+    if sum(int(np.prod(s)) for s in shapes.values()) > MAX_PARAMETERS:
+        raise ValueError(f"{js}: a network of widths {hidden} has more than {MAX_PARAMETERS:,} parameters")
+    return meta
+
+
+def expected_shapes(obs_size: int, num_actions: int, hidden) -> dict[str, tuple]:
+    """The ``state_dict`` shapes of ``ActorCritic(obs_size, num_actions, hidden)``, without building it."""
+    shapes, width = {}, obs_size
+    for i, h in enumerate(hidden):
+        shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (h, width), (h,)
+        width = h
+    shapes.update({"policy.weight": (num_actions, width), "policy.bias": (num_actions,),
+                   "value.weight": (1, width), "value.bias": (1,)})
+    return shapes
+
+
+def _read_weights(pt: Path, shapes: dict) -> dict:
+    """The tensors of ``pt`` (``torch.load(weights_only=True)``), checked against ``shapes``."""
+    try:
+        state = torch.load(pt, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        # torch's message suggests weights_only=False, which would run the file's code: never.
+        raise ValueError(
+            f"{pt}: not a tensors-only state dict (it holds pickled objects, which madang never loads)"
+        ) from None
+    except Exception as e:
+        raise ValueError(f"{pt}: unreadable weights file ({type(e).__name__})") from None
+    if not isinstance(state, dict) or set(state) != set(shapes):
+        got = sorted(map(str, state)) if isinstance(state, dict) else type(state).__name__
+        raise ValueError(f"{pt}: the weights do not match the network in the metadata (tensors {got})")
+    for k, shape in shapes.items():
+        t = state[k]
+        if not isinstance(t, torch.Tensor) or tuple(t.shape) != shape or not t.is_floating_point():
+            what = f"{tuple(t.shape)} {t.dtype}" if isinstance(t, torch.Tensor) else type(t).__name__
+            raise ValueError(f"{pt}: the weights do not match the network in the metadata "
+                             f"(tensor {k} is {what}, a float tensor of shape {shape} expected)")
+    return state
+
+
 def load_policy(path_stem: str | Path, name: str | None = None, greedy: bool = True) -> PolicyBot:
-    """Load a policy bot from ``<stem>.pt`` / ``<stem>.json``, checking it fits the installed env."""
+    """Load a policy bot from ``<stem>.pt`` / ``<stem>.json``, checking it fits the installed env.
+
+    The metadata is validated first (network size bounded), then the weights are read with
+    ``torch.load(weights_only=True)`` and checked tensor by tensor before any model is
+    built.  Every problem raises ``ValueError`` naming the file.
+    """
     stem = Path(path_stem)
     pt, js = stem.with_suffix(".pt"), stem.with_suffix(".json")
-    if not pt.exists() or not js.exists():
+    if not pt.is_file() or not js.is_file():
         raise ValueError(f"policy files {pt} and {js} not found")
-    meta = json.loads(js.read_text())
-    if meta.get("format_version") != FORMAT_VERSION:
-        raise ValueError(f"{js}: format_version {meta.get('format_version')} != {FORMAT_VERSION}")
-    cls = game_class(meta["game"])
-    if meta["env_id"] != cls.env_id:
-        raise ValueError(f"{js}: trained on {meta['env_id']}, installed env is {cls.env_id}")
-    if meta["obs_size"] != cls.obs_size or meta["num_actions"] != cls.num_actions:
-        raise ValueError(
-            f"{js}: weights expect observations of size {meta['obs_size']} and "
-            f"{meta['num_actions']} actions; {cls.env_id} has {cls.obs_size} and {cls.num_actions}"
-        )
+    meta = read_metadata(js)
+    state = _read_weights(pt, expected_shapes(meta["obs_size"], meta["num_actions"], meta["hidden"]))
     model = ActorCritic(meta["obs_size"], meta["num_actions"], tuple(meta["hidden"]))
-    state = torch.load(pt, map_location="cpu", weights_only=True)
-    try:
-        model.load_state_dict(state)
-    except RuntimeError as e:
-        raise ValueError(f"{pt}: weights do not match the network in {js}: {e}") from None
+    model.load_state_dict({k: v.float() for k, v in state.items()})
     bot = PolicyBot(model, name or stem.name, meta["game"], greedy=greedy)
     bot.metadata = meta
     return bot
+
+
+def policy_stem(path: str | Path) -> Path | None:
+    """The ``<stem>`` of the policy files a path names, or None if it does not look like one.
+
+    Accepted: ``<stem>`` itself, ``<stem>.pt`` or ``<stem>.json``, or a run directory holding
+    ``policy.pt`` / ``policy.json`` (what ``madang train`` writes).
+    """
+    p = Path(path)
+    if p.is_dir():
+        return p / "policy"
+    if p.suffix in (".pt", ".json"):
+        return p.with_suffix("")
+    if p.with_suffix(".pt").exists() or p.with_suffix(".json").exists() or len(p.parts) > 1:
+        return p
+    return None

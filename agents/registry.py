@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from dataclasses import dataclass
 
@@ -75,18 +76,46 @@ def available(game: str | None = None) -> list[str]:
     return [b.name for b in catalog(game)]
 
 
+_PATH_NAME = ("path_stem", "name")  # the arguments load() gives load_policy itself
+
+
+def _check_options(name: str, factory, options: dict, fixed=()) -> dict:
+    """``options`` if ``factory`` takes them all (besides the ``fixed`` arguments the loader
+    passes itself), else ``ValueError`` naming the bot and the option."""
+    params = inspect.signature(factory).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return options
+    takes = [k for k, p in params.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and k not in fixed]
+    unknown = sorted(set(options) - set(takes))
+    if unknown:
+        raise ValueError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
+    return options
+
+
 def load(name: str, **options) -> Bot:
-    """Return a new bot instance by name; ``options`` go to its constructor.
+    """Return a new bot instance by name or by the path of policy files; ``options`` go to it.
 
     Shipped policies (e.g. ``yacht-ppo``) load their weights from ``agents/weights`` with
-    ``torch.load(weights_only=True)``; ``greedy=False`` makes them sample.  Raises
-    ``ValueError`` for an unknown name (listing the known ones).
+    ``torch.load(weights_only=True)``; ``greedy=False`` makes them sample.  A user's own
+    policy loads from a path: ``NAME.pt`` / ``NAME.json``, their common stem, or a run
+    directory of ``madang train`` (its ``policy.pt`` / ``policy.json``); the bot is named by
+    that path.  Names take precedence over paths.  Raises ``ValueError`` for an unknown
+    name (listing the known ones) and for bad policy files (naming the file).
     """
     if isinstance(name, str) and name in _BOTS:
         module, cls = _BOTS[name][:2]
-        return getattr(importlib.import_module(module), cls)(**options)
+        factory = getattr(importlib.import_module(module), cls)
+        return factory(**_check_options(name, factory, options))
     if isinstance(name, str) and name in shipped_policies():
         from .policy_files import WEIGHTS_DIR, load_policy
 
-        return load_policy(WEIGHTS_DIR / name, name=name, **options)
-    raise ValueError(f"unknown bot {name!r}; available bots: {available()}")
+        return load_policy(WEIGHTS_DIR / name, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
+    if isinstance(name, str) and name:
+        from .policy_files import load_policy, policy_stem
+
+        stem = policy_stem(name)
+        if stem is not None:
+            return load_policy(stem, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
+    raise ValueError(f"unknown bot {name!r}; available bots: {available()} "
+                     "(or the path of policy files: NAME.pt + NAME.json, or a run directory)")

@@ -1,20 +1,34 @@
-"""Env-step throughput: the batched core versus a plain per-game Python loop.
+"""Env-step throughput: the compiled core, its numpy oracle, a per-game loop and the envs.
 
-One env step = one action applied to each of the B games, returning the new
-legal masks and the acting seat's observations.  Actions are uniformly random
-legal ones, chosen by a vectorized sampler whose time is counted; finished
-games are replaced at once (counted too).  The per-game loop steps B single
-Gymnasium envs (the core at batch size 1, unwrapped) one after another with the
-same kind of random legal choice, which is what a user without the batched core
-would write; in multi-player games the decisions the env's opponent bots make
-inside ``step`` count as env steps too, so both sides count every decision.
-Both figures come from the same run, side by side.
+One env step = one action applied to each of the B games, returning the new legal masks
+and the acting seat's observations.  Actions are uniformly random legal ones (one
+``rng.random`` number per game, turned into the r-th legal action by the compiled
+:func:`~envs.core.sampling.sample_legal` with ``tries=0``), chosen and timed inside the
+loop; finished games are replaced at once (counted too).  Measured side by side in one
+run:
+
+* **core**: the batched core (the compiled rules) at batch size B, and the mean time of one
+  ``game.step`` call;
+* **oracle**: the same loop on the game's former numpy core, kept as the test oracle in
+  ``tests/oracles/`` (only in a source checkout; absent for games without one); core and
+  oracle alternate in short rounds, so both see the same machine load;
+* **loop**: a plain Python loop stepping B single envs (the core at batch size 1,
+  unwrapped) one after another, what a user without the batched core would write; in
+  multi-player games the decisions the env's opponent bots make inside ``step`` count as
+  env steps too, so both sides count every decision;
+* **single env**: ``gymnasium.make(env_id)`` (with its wrappers) under masked random play,
+  opponents inside: time per learner step;
+* **AEC**: the PettingZoo AEC env's ``agent_iter`` / ``last`` / ``step`` loop, decisions/s.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
 import time
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -24,11 +38,13 @@ from envs.core.sampling import sample_legal
 from envs.registration import game_class
 
 DEFAULT_BATCHES = (1, 16, 256, 4096, 16384)
+_ORACLES = Path(__file__).resolve().parent.parent / "tests" / "oracles"
 
 
 @dataclass
 class BenchResult:
-    """One benchmark row: env steps per second of the batched core and of the loop."""
+    """One benchmark row: env steps per second of the core, its oracle (None when there is
+    none) and the per-game loop, at one batch size."""
 
     game: str
     batch: int
@@ -36,36 +52,72 @@ class BenchResult:
     loop_steps_per_s: float
     steps: int
     loop_steps: int
+    oracle_steps_per_s: float | None = None
+    step_us: float = 0.0
+    oracle_step_us: float | None = None
 
     @property
     def ratio(self) -> float:
         """How many times faster the batched core is than the per-game loop."""
         return self.steps_per_s / self.loop_steps_per_s
 
+    @property
+    def oracle_ratio(self) -> float | None:
+        """How many times faster the compiled core is than the numpy oracle."""
+        return None if self.oracle_steps_per_s is None else self.steps_per_s / self.oracle_steps_per_s
+
+    @property
+    def step_ratio(self) -> float | None:
+        """How many times faster one ``Game.step`` call of the compiled core is than the oracle's."""
+        return None if self.oracle_step_us is None else self.oracle_step_us / self.step_us
+
     def as_dict(self) -> dict:
-        return dict(asdict(self), ratio=self.ratio)
+        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio, step_ratio=self.step_ratio)
 
 
-def bench_batched(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, **config) -> tuple[float, int]:
-    """Env steps/s of the batched core at batch size ``batch`` (random legal play)."""
-    game = game_class(game_name)(**config)
+def oracle_class(game_name: str):
+    """The game's numpy oracle class from a source checkout's ``tests/oracles``, or None."""
+    path = _ORACLES / f"{game_name}_numpy.py"
+    if not path.exists():
+        return None
+    root = str(_ORACLES.parent.parent)
+    if root not in sys.path:
+        sys.path.append(root)
+    return importlib.import_module(f"tests.oracles.{game_name}_numpy").ORACLE
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The benchmarks' random policy: one uniform legal action per row (one draw each)."""
+    return sample_legal(mask, rng, tries=0)
+
+
+def bench_batched(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, core=None,
+                  **config) -> tuple[float, int, float]:
+    """Env steps/s of a batched core (default the game's; ``core`` another ``Game`` class).
+
+    Returns ``(steps_per_s, steps, step_us)``: ``step_us`` is the mean time of one
+    ``game.step`` call alone (the rules applying B actions), in microseconds.
+    """
+    game = (core or game_class(game_name))(**config)
     state = game.init(seed + np.arange(batch))
     rng = np.random.default_rng(seed)
     mask = game.legal_mask(state)
     obs = game.observe(state)
-    steps, start = 0, time.perf_counter()
+    steps, calls, in_step, start = 0, 0, 0.0, time.perf_counter()
     deadline = start + seconds
     while True:
-        actions = sample_legal(mask, rng)
+        actions = random_legal(mask, rng)
+        t0 = time.perf_counter()
         game.step(state, actions, check=False)
+        t1 = time.perf_counter()
         game.reset_where(state, state.done)
         mask = game.legal_mask(state)
         obs = game.observe(state)
-        steps += batch
-        if time.perf_counter() >= deadline:
+        steps, calls, in_step = steps + batch, calls + 1, in_step + (t1 - t0)
+        if t1 >= deadline:
             break
     del obs
-    return steps / (time.perf_counter() - start), steps
+    return steps / (time.perf_counter() - start), steps, 1e6 * in_step / calls
 
 
 def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, **config) -> tuple[float, int]:
@@ -87,8 +139,7 @@ def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, 
     opponent.decisions = 0
     while True:
         for i, env in enumerate(envs):
-            action = rng.choice(np.flatnonzero(masks[i]))
-            _, _, terminated, truncated, info = env.step(action)
+            _, _, terminated, truncated, info = env.step(_pick(masks[i], rng))
             if terminated or truncated:
                 _, info = env.reset()
             masks[i] = info["action_mask"]
@@ -97,6 +148,12 @@ def bench_loop(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, 
             break
     steps += opponent.decisions
     return steps / (time.perf_counter() - start), steps
+
+
+def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniform legal action of one int8 mask (the single-env benchmarks' policy)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[int(rng.random() * legal.size)])
 
 
 class _CountingRandomBot(RandomBot):
@@ -110,9 +167,81 @@ class _CountingRandomBot(RandomBot):
         return actions
 
 
-def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, **config):
-    """Yield a :class:`BenchResult` per batch size (batched core and loop measured back to back)."""
+def bench_single_env(game_name: str, seconds: float = 1.0, seed: int = 0, **config) -> dict:
+    """``gymnasium.make`` env under masked random play (opponents inside, default config).
+
+    Returns ``{"us_per_step", "env_us_per_step", "steps"}``: microseconds per learner step
+    of the whole loop, and of the env's ``step``/``reset`` calls alone (without choosing the
+    action).
+    """
+    import gymnasium as gym
+
+    env = gym.make(game_class(game_name).env_id, **config)
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    steps, in_env = 0, 0.0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        action = _pick(info["action_mask"], rng)
+        t0 = time.perf_counter()
+        _, _, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            _, info = env.reset()
+        in_env += time.perf_counter() - t0
+        steps += 1
+        if steps % 64 == 0 and time.perf_counter() >= deadline:
+            break
+    total = time.perf_counter() - start
+    return {"us_per_step": 1e6 * total / steps, "env_us_per_step": 1e6 * in_env / steps, "steps": steps}
+
+
+def bench_aec(game_name: str, seconds: float = 1.0, seed: int = 0, **config) -> dict:
+    """The PettingZoo AEC loop (``agent_iter``, ``last``, ``step``) under masked random play.
+
+    Returns ``{"steps_per_s", "steps"}``, counting decisions (steps with an action; the
+    ``None`` steps of finished agents are part of the loop's time but not counted).
+    """
+    env = importlib.import_module(f"envs.{game_name}").env(**config)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(_pick(obs["action_mask"], rng))
+            steps += 1
+        env.reset()
+    return {"steps_per_s": steps / (time.perf_counter() - start), "steps": steps}
+
+
+def _interleaved(game_name: str, batch: int, seconds: float, cores: list, rounds: int, **config) -> list:
+    """``bench_batched`` of each core in ``cores`` (None: the game's), alternating in ``rounds``
+    rounds of ``seconds / rounds`` each, so that every core sees the same machine load.
+    Returns one ``(steps_per_s, steps, step_us)`` per core, over all its rounds."""
+    totals = [[0, 0.0, 0.0] for _ in cores]  # steps, seconds, seconds inside step
+    for r in range(rounds):
+        for k, core in enumerate(cores):
+            sps, n, step_us = bench_batched(game_name, batch, seconds / rounds, seed=r, core=core, **config)
+            totals[k][0] += n
+            totals[k][1] += n / sps
+            totals[k][2] += step_us * 1e-6 * (n // batch)
+    return [(n / t, n, 1e6 * in_step / (n // batch)) for n, t, in_step in totals]
+
+
+def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, rounds: int = 3, **config):
+    """Yield a :class:`BenchResult` per batch size: the core and its oracle alternate over
+    ``rounds`` rounds (``seconds`` each in all), then the per-game loop runs."""
+    oracle = oracle_class(game_name)
+    cores = [None] if oracle is None else [None, oracle]
     for b in batches:
-        sps, n = bench_batched(game_name, b, seconds, **config)
+        measured = _interleaved(game_name, b, seconds, cores, rounds, **config)
+        sps, n, step_us = measured[0]
+        osps, _, ostep_us = measured[1] if oracle is not None else (None, 0, None)
         lsps, ln = bench_loop(game_name, b, seconds, **config)
-        yield BenchResult(game_name, b, sps, lsps, n, ln)
+        yield BenchResult(game_name, b, sps, lsps, n, ln, osps, step_us, ostep_us)

@@ -29,3 +29,30 @@ def browser():
         pytest.skip(f"no headless browser here: {e}")
     yield driver
     driver.quit()
+
+
+@pytest.fixture(scope="session")
+def onnx_extra():
+    """Skip (fail under CI) unless the ``madang[onnx]`` extra is installed."""
+    import importlib.util
+
+    from tools import require_or_skip
+
+    require_or_skip(all(importlib.util.find_spec(m) for m in ("onnx", "onnxruntime", "onnxscript")),
+                    'onnx, onnxruntime or onnxscript is missing: pip install -e ".[onnx]"')
+
+
+@pytest.fixture(scope="session")
+def exported(onnx_extra, tmp_path_factory):
+    """``exported(name)``: the directory holding ``madang export name`` (exported once per session)."""
+    from training.cli import main
+
+    root, done = tmp_path_factory.mktemp("exports"), {}
+
+    def get(name: str):
+        if name not in done:
+            assert main(["export", name, "--out", str(root)]) == 0
+            done[name] = root
+        return done[name]
+
+    return get

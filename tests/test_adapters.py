@@ -128,3 +128,95 @@ def test_vector_env_rejects_illegal_actions():
         venv.step(np.array([0, 0]))
     with pytest.raises(ValueError):
         venv.step(np.array([1]))
+
+
+# ------------------------------------------------------------------ hardening (issue 9)
+@pytest.mark.parametrize("mode", ["rgb_array", "human", "rgb_array_list"])
+@pytest.mark.parametrize("game", ["madang/Yacht-v0", "madang/GoStop-v0"])
+def test_unsupported_render_mode_renders_nothing_under_gym_make(game, mode):
+    with pytest.warns(UserWarning, match="render_mode"):
+        env = gym.make(game, render_mode=mode)
+    env.reset(seed=0)
+    assert env.render() is None and env.unwrapped.render_mode is None
+    with pytest.warns(UserWarning, match="render_mode"):
+        aec = envs.gostop.env(render_mode=mode)
+    aec.reset(seed=0)
+    assert aec.render() is None
+
+
+@pytest.mark.parametrize("penalty", [float("nan"), float("inf"), -float("inf"), -1, 0, 0.0])
+def test_illegal_penalty_must_be_positive_and_finite(penalty):
+    for make in (lambda: gym.make("madang/GoStop-v0", illegal_action="lose", illegal_penalty=penalty),
+                 lambda: envs.gostop.env(illegal_action="lose", illegal_penalty=penalty)):
+        with pytest.raises(ValueError, match="illegal_penalty"):
+            make()
+
+
+@pytest.mark.parametrize("game", ["madang/Yacht-v0", "madang/RainbowDice-v0", "madang/GoStop-v0"])
+def test_a_forfeited_game_exports_no_live_position(game):
+    env = gym.make(game, illegal_action="lose", illegal_penalty=2).unwrapped
+    _, info = env.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -2 and info["reason"] == "illegal"
+    if "payout" in info:
+        assert info["payout"] == 2 and info["winner"] == 1 - info["learner_seat"]
+    with pytest.raises(ValueError, match="illegal action"):
+        env.to_position()
+    assert not env.action_masks().any()
+    env.reset(seed=1)
+    assert env.to_position()  # a new game exports again
+    aec = envs.gostop.env(illegal_action="lose")
+    aec.reset(seed=1)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    aec.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(ValueError, match="illegal action"):
+        aec.unwrapped.to_position()
+
+
+@pytest.mark.parametrize("options", [[], ["position"], 3, "position", (("position", {}),)])
+def test_non_dict_reset_options_raise_value_error(options):
+    with pytest.raises(ValueError, match="options"):
+        gym.make("madang/Yacht-v0").reset(options=options)
+    with pytest.raises(ValueError, match="options"):
+        envs.yacht.env().reset(options=options)
+    with pytest.raises(ValueError, match="options"):
+        gym.make_vec("madang/Yacht-v0", num_envs=2, vectorization_mode="vector_entry_point").reset(
+            options=options)
+
+
+def test_unknown_config_keywords_raise_value_error_naming_them():
+    makers = [lambda **kw: gym.make("madang/Yacht-v0", **kw),
+              lambda **kw: envs.yacht.env(**kw),
+              lambda **kw: gym.make_vec("madang/Yacht-v0", num_envs=2,
+                                        vectorization_mode="vector_entry_point", **kw)]
+    for make in makers:
+        with pytest.raises(ValueError, match="num_player"):
+            make(num_player=2)
+    with pytest.raises(ValueError, match="copies"):
+        gym.make("madang/RainbowDice-v0", copies=3)
+
+
+@pytest.mark.parametrize("seats", [np.array([2]), np.array([-1]), np.array([0.0]), np.array([True]),
+                                   np.array([0, 1])])
+def test_observe_rejects_seats_out_of_range(seats):
+    for name in envs.GAMES:
+        game = envs.game_class(name)(num_players=2) if name != "gostop" else envs.game_class(name)()
+        state = game.init([0])
+        with pytest.raises(ValueError, match="seat"):
+            game.observe(state, seats)
+        np.testing.assert_array_equal(game.observe(state, np.array([1])), game.observe(state, 1))
+
+
+def test_gym_make_skips_the_passive_checker_unless_asked():
+    """The conformance tests run gymnasium's check_env, so gym.make leaves its per-step
+    checker out (users can still ask for it); the masks handed out stay fresh copies."""
+    env = gym.make("madang/Yacht-v0")
+    assert not isinstance(env, gym.wrappers.PassiveEnvChecker)
+    assert isinstance(gym.make("madang/Yacht-v0", disable_env_checker=False).env, gym.wrappers.PassiveEnvChecker)
+    obs, info = env.reset(seed=1)
+    info["action_mask"][:] = 0  # the caller's copy: the env's own mask is unaffected
+    env.unwrapped.action_masks()[:] = 0
+    assert env.unwrapped.action_masks().sum() == 43
+    env.step(SCORE_START)
+    assert env.unwrapped.action_masks().tolist() == env.unwrapped.game.legal_mask(env.unwrapped.state)[0].tolist()

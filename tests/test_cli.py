@@ -13,13 +13,17 @@ def test_solve_prints_the_optimum(capsys):
 def test_bench_json(capsys):
     assert main(["bench", "yacht", "--batch", "1", "8", "--seconds", "0.05", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [r["batch"] for r in rows] == [1, 8]
-    for r in rows:
+    assert [r.get("batch") for r in rows] == [1, 8, None]
+    for r in rows[:2]:
         assert r["game"] == "yacht" and r["steps_per_s"] > 0 and r["loop_steps_per_s"] > 0
+        assert r["oracle_steps_per_s"] > 0 and r["oracle_ratio"] > 0  # the numpy oracle, side by side
+    envs = rows[2]
+    assert envs["game"] == "yacht" and envs["single_env"]["steps"] > 0 and envs["aec"]["steps_per_s"] > 0
+    assert 0 < envs["single_env"]["env_us_per_step"] <= envs["single_env"]["us_per_step"]
 
 
 def test_bench_covers_gostop(capsys):
-    assert main(["bench", "gostop", "--batch", "1", "64", "--seconds", "0.05", "--json"]) == 0
+    assert main(["bench", "gostop", "--batch", "1", "64", "--seconds", "0.05", "--json", "--no-envs"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r["game"] for r in rows] == ["gostop", "gostop"] and all(r["steps_per_s"] > 0 for r in rows)
 
@@ -27,10 +31,153 @@ def test_bench_covers_gostop(capsys):
 def test_bench_table(capsys):
     assert main(["bench", "yacht", "--batch", "4", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out
-    assert "batched steps/s" in out and "yacht" in out
+    assert "core steps/s" in out and "numpy oracle" in out and "yacht" in out
+    assert "single env (gymnasium.make)" in out and "AEC loop" in out
 
 
 def test_demo_plays_a_full_game(capsys):
     assert main(["demo", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "Final sheets" in out and "Winner" in out and out.count("R12") == 3
+
+
+# ----------------------------------------------------------- user mistakes (issue 9)
+import pytest  # noqa: E402
+
+TINY = ["--num-envs", "32", "--eval-games", "20", "--set", "num_steps=16", "minibatch_size=256",
+        "hidden=[16,16]", "eval_every=1", "checkpoint_every=1"]
+
+
+def _fails(capsys, argv, *words):
+    """``madang argv`` is a user mistake: exit 2, ``madang: error:`` and a hint, no traceback."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err
+    assert err.startswith("madang: error: ") and "\nhint: " in err and "Traceback" not in err, err
+    for w in words:
+        assert w in err, (w, err)
+    return err
+
+
+def test_eval_mistakes_are_reported_not_raised(capsys, tmp_path):
+    _fails(capsys, ["eval", "gostop", "--bots", "yacht-greedy", "random"], "yacht-greedy", "madang bots gostop")
+    _fails(capsys, ["eval", "gostop", "--bots", "nope", "random"], "unknown bot 'nope'")
+    _fails(capsys, ["eval", "gostop", "--bots", "gostop-greedy"], "no solo mode")
+    _fails(capsys, ["eval", "gostop", "--bots", "gostop-greedy", "random", "--solo"], "no solo mode")
+    _fails(capsys, ["eval", "rainbow_dice", "--bots", "random", "--regret"], "--regret")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--games", "0"], "--games")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "random"], "twice")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "colour=red"], "colour")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "num_players=3"], "num_players")
+    _fails(capsys, ["eval", "rainbow_dice", "--bots", "random", "--rules", "copies_per_hand=0"], "copies_per_hand")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--bot-option", "depth=3"], "depth")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--bot-option", "depth"], "KEY=VALUE")
+    _fails(capsys, ["eval", "yacht", "--bots", str(tmp_path / "missing" / "policy")], "not found")
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "yacht-greedy", "--plot", str(tmp_path / "no" / "t.png")],
+           "no such directory")
+
+
+def test_train_mistakes_are_reported_not_raised(capsys, tmp_path):
+    run = str(tmp_path / "run")
+    base = ["train", "yacht", "--run-dir", run]
+    _fails(capsys, base + ["--resume"], "no checkpoint")
+    _fails(capsys, base + ["--config", "yacht_2x256", "--set", "minibatch_size=1000"], "minibatch_size", "131072")
+    _fails(capsys, ["train", "rainbow_dice", "--config", "yacht_2x256"], "config for yacht")
+    _fails(capsys, base + ["--config", "nonesuch"], "nonesuch", "yacht_2x256")
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text("{oops")
+    _fails(capsys, base + ["--config", str(bad_json)], "not a JSON config")
+    bad_json.write_text('{"hidden": 5, "minibatch_size": 7}')
+    _fails(capsys, base + ["--config", str(bad_json)], "hidden")
+    _fails(capsys, base + ["--config", str(bad_json), "--set", "hidden=[8]"], "minibatch_size")
+    _fails(capsys, base + ["--set", "no_equals_sign"], "KEY=VALUE")
+    _fails(capsys, base + ["--set", "colour=red"], "colour")
+    _fails(capsys, base + ["--set", "num_envs=many"], "num_envs")
+    _fails(capsys, base + ["--set", 'game_config={"num_players": 9}'], "num_players")
+    _fails(capsys, base + ["--set", 'game_config={"colour": 1}'], "colour")
+    _fails(capsys, ["train", "gostop", "--set", 'opponents=["yacht-greedy"]'], "yacht-greedy")
+    _fails(capsys, base + ["--set", 'opponents=["random"]'], "one-player")
+    _fails(capsys, base + ["--minutes", "0"], "--minutes")
+    _fails(capsys, ["train", "gostop", "--set", "learner_seat=5"], "learner_seat")
+    _fails(capsys, base + ["--device", "quantum"], "not a torch device")
+    _fails(capsys, base + ["--set", "checkpoint_every=0"], "checkpoint_every")
+    _fails(capsys, base + ["--eval-games", "0"], "eval_games")
+    _fails(capsys, base + ["--seed", "-5"], "seed")
+    import torch
+
+    if not torch.cuda.is_available():
+        _fails(capsys, base + ["--device", "cuda"], "CUDA")
+    assert main(base + ["--total-steps", "512"] + TINY) == 0
+    capsys.readouterr()
+    _fails(capsys, base + ["--total-steps", "512"] + TINY, "checkpoint.pt exists", "--resume")
+
+
+def test_demo_ship_and_bots_mistakes(capsys, tmp_path):
+    _fails(capsys, ["demo", "--game", "gostop", "--bots", "random"], "gostop takes 2..2 bots")
+    _fails(capsys, ["demo", "--game", "rainbow_dice", "--bots", "yacht-greedy"], "yacht-greedy")
+    _fails(capsys, ["ship", str(tmp_path), "mine", "--weights-dir", str(tmp_path / "w")], "not found")
+    _fails(capsys, ["ship", str(tmp_path), "random"], "random")
+    _fails(capsys, ["ship", str(tmp_path), "mine", "--games", "-1"], "--games")
+
+
+def test_a_real_bug_keeps_its_traceback(monkeypatch):
+    import training.evaluate
+
+    def broken(*args, **kwargs):
+        raise ValueError("a bug deep inside the evaluation")
+
+    monkeypatch.setattr(training.evaluate, "round_robin", broken)
+    with pytest.raises(ValueError, match="a bug deep inside"):
+        main(["eval", "yacht", "--bots", "random", "yacht-greedy", "--games", "2"])
+
+
+def test_version_and_bots(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("madang 0.")
+    assert main(["bots", "gostop"]) == 0
+    out = capsys.readouterr().out
+    assert "gostop-greedy" in out and "random" in out and "yacht-solver" not in out
+    assert main(["bots"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    import agents
+
+    assert len(lines) == len(agents.catalog()) and any(line.startswith("yacht-ppo ") for line in lines)
+    assert any("any" in line for line in lines if line.startswith("random"))
+
+
+@pytest.mark.parametrize("game,bots", [("rainbow_dice", ["rainbow-greedy", "rainbow-simple"]),
+                                       ("gostop", ["gostop-greedy", "random"])])
+def test_demo_plays_every_game(capsys, game, bots):
+    assert main(["demo", "--game", game, "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "T 1" in out and bots[0] in out and ("Winner" in out or "nagari" in out)
+
+
+def test_train_rounds_to_whole_rollouts_and_logs_plain_lines(capsys, tmp_path):
+    run = tmp_path / "run"
+    assert main(["train", "yacht", "--run-dir", str(run), "--total-steps", "600"] + TINY) == 0
+    captured = capsys.readouterr()
+    assert "total_steps 600 rounded up to 1,024" in captured.err
+    lines = [line for line in captured.out.splitlines() if line.startswith("update ")]
+    assert [line.split()[:6] for line in lines] == [
+        ["update", "1", "step", "512", "of", "1,024"], ["update", "2", "step", "1,024", "of", "1,024"]]
+    assert "━" not in captured.out  # no progress bar in a log
+    from agents.policy_files import load_policy
+
+    assert load_policy(run / "policy").metadata["global_step"] == 1024
+    # The run's policy plays in an evaluation without shipping it, by its run directory.
+    assert main(["eval", "yacht", "--bots", str(run), "yacht-greedy", "--games", "3", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert {b["bot"] for b in result["bots"]} == {str(run), "yacht-greedy"}
+    assert result["matches"][0]["games"] == 6 and result["paired"] is True
+
+
+def test_eval_json_solo_and_gostop_matches(capsys):
+    assert main(["eval", "rainbow_dice", "--bots", "rainbow-greedy", "--games", "4", "--json",
+                 "--rules", "copies_per_hand=null", "--bot-option", "rainbow-greedy:token_value=6"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["bot"] == "rainbow-greedy" and row["games"] == 4 and row["mean"] > 0
+    assert main(["eval", "gostop", "--bots", "gostop-greedy", "random", "--games", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "| bot | Elo |" in out and "| A - B per game |" in out and "| gostop-greedy | random | 6" in out

@@ -105,6 +105,36 @@ class TestCore:
         for sl in slices.values():
             covered[sl] += 1
         assert (covered == 1).all(), "obs_slices must tile the observation exactly"
+        starts = [sl.start for sl in game.action_slices.values()]
+        stops = [sl.stop for sl in game.action_slices.values()]
+        assert starts == [0] + stops[:-1] and stops[-1] == game.num_actions, \
+            "action_slices must tile the action ids in order"
+        assert importlib.import_module(f"envs.{game_name}").ACTION_SLICES is game.action_slices
+
+    def test_seat_views_for_people(self, game_name, config):
+        """Every seat's view is JSON, lists exactly the legal moves, renders, and explains each move."""
+        game = game_class(game_name)(**config)
+        text, rng = game.view_module, np.random.default_rng(3)
+        state = game.init([5])
+        for _ in range(150):
+            if state.done[0]:
+                break
+            kept = state.copy()
+            views = [game.seat_view(state, 0, s) for s in range(game.num_players)]
+            json.dumps(views)
+            moves = game.legal_moves(state, 0)
+            assert [m["id"] for m in moves] == np.flatnonzero(game.legal_mask(state)[0]).tolist()
+            assert all(isinstance(m["text"], str) and m["text"] and m["kind"] for m in moves)
+            for s in range(game.num_players):
+                assert isinstance(game.render_text(state, 0, seat=s), str)
+            a = moves[int(rng.integers(len(moves)))]["id"]
+            assert text.parse(str(a), views[int(state.to_move[0])], moves) == a
+            assert state.equals(kept), "views must not change the state"
+            game.step(state, np.array([a]))
+            for s in range(game.num_players):
+                info = text.explain(views[s], a, game.seat_view(state, 0, s))
+                assert isinstance(info["text"], str) and info["text"]
+                json.dumps(info)
 
     def test_illegal_and_malformed_actions_change_nothing(self, game_name, config):
         game = game_class(game_name)(**config)

@@ -38,3 +38,24 @@ def test_seeds_must_be_integers():
     with pytest.raises(ValueError):
         rng.keys_from_seeds([1.5])
     assert rng.keys_from_seeds([-1]).dtype == np.uint64
+
+
+def test_compiled_draws_are_the_numpy_draws():
+    """envs.core.kernels gives bit-identical draws (keys, raw draws, ints, permutations)."""
+    from envs.core import kernels
+
+    seeds = np.array([0, 1, 2**63 + 5, 2**64 - 1, 12345], dtype=np.uint64)
+    keys = rng.keys_from_seeds(seeds)
+    counters = np.array([0, 7, 2**64 - 2, 2**63, 99], dtype=np.uint64)
+    for s, k, c in zip(seeds, keys, counters):
+        assert kernels.key_from_seed(s) == k
+        steps = c + np.arange(5, dtype=np.uint64)  # wraps modulo 2**64 like the counters
+        np.testing.assert_array_equal([kernels.draw_u64(k, t) for t in steps], rng.draw_u64(k[None], c[None], 5)[0])
+        for high in (2, 6, 7776, 2**31 + 1):
+            assert kernels.draw_int(k, c, high) == rng.draw_index(k[None], c[None], high)[0]
+            out = np.empty(9, np.int64)
+            kernels.draw_ints(k, c, high, out)
+            np.testing.assert_array_equal(out, rng.draw_ints(k[None], c[None], 9, high)[0])
+        perm = np.empty(48, np.int64)
+        kernels.draw_permutation(k, c, np.empty(48, np.uint64), perm)
+        np.testing.assert_array_equal(perm, rng.draw_permutations(k[None], c[None], 48)[0])

@@ -57,3 +57,17 @@ def test_sample_legal_sparse_rows_take_the_fallback():
     mask[np.arange(2000), cols] = True
     np.testing.assert_array_equal(sample_legal(mask, rng, tries=0), cols)
     np.testing.assert_array_equal(sample_legal(mask.astype(np.int8), rng), cols)
+
+
+@pytest.mark.parametrize("tries", [0, 1, 3])
+def test_same_draws_and_actions_as_the_numpy_oracle(tries):
+    from tests.oracles.sampling_numpy import sample_legal as oracle
+
+    shapes = np.random.default_rng(5)
+    for trial in range(60):
+        B, A = int(shapes.integers(1, 300)), int(shapes.integers(1, 150))
+        mask = shapes.random((B, A)) < shapes.choice([0.01, 0.2, 0.9])
+        mask[shapes.random(B) < 0.1] = False
+        mine, theirs = np.random.default_rng(trial), np.random.default_rng(trial)
+        np.testing.assert_array_equal(sample_legal(mask, mine, tries=tries), oracle(mask, theirs, tries=tries))
+        assert mine.bit_generator.state == theirs.bit_generator.state

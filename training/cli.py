@@ -1,40 +1,154 @@
-"""The ``madang`` command line: ``demo``, ``bench``, ``train``, ``eval``, ``ship``, ``solve``."""
+"""The ``madang`` command line: ``demo``, ``play``, ``serve``, ``bots``, ``bench``, ``train``, ``eval``,
+``ship``, ``export``, ``solve``.
+
+User mistakes (an unknown bot, a bad config, a missing checkpoint, ...) raise
+:class:`UsageError`; :func:`main` prints them as ``madang: error: ...`` with a hint and
+returns 2, like argparse does for malformed arguments.  Anything else is a bug and keeps
+its traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from contextlib import contextmanager
+from pathlib import Path
 
 from envs.registration import GAMES
 
-DEMO_BOTS = ("yacht-ppo", "yacht-solver", "yacht-greedy")
+from .demo import DEMO_BOTS
 
 
+class UsageError(Exception):
+    """A user mistake: :func:`main` prints ``madang: error: <message>`` and ``hint: <hint>``, exit 2."""
+
+    def __init__(self, message: str, hint: str = ""):
+        super().__init__(message)
+        self.hint = hint
+
+
+@contextmanager
+def user_input(hint: str = ""):
+    """Report the ``ValueError`` of checking what the user asked for as a :class:`UsageError`.
+
+    Wrap only the checks of arguments, files and names, never the work itself, so that a
+    ``ValueError`` from a real bug keeps its traceback.
+    """
+    try:
+        yield
+    except ValueError as e:
+        raise UsageError(str(e), hint) from e
+
+
+def _key_values(items, flag: str) -> dict:
+    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON (``3``, ``null``, ``[1]``) is decoded."""
+    out = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise UsageError(f"{flag} expects KEY=VALUE, got {item!r}", f"e.g. {flag} num_players=2")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("madang")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "unknown (not installed)"
+
+
+def _bots_hint(game: str) -> str:
+    return f"`madang bots {game}` lists the bots that play {game}; a path to policy files works too"
+
+
+def _load_bots(names, game: str, options: dict | None = None) -> list:
+    """Load the named bots (with ``options``, keyed by bot name or ``None`` for all), checking the game."""
+    import agents
+
+    bots = []
+    with user_input(_bots_hint(game)):
+        for name in names:
+            kwargs = {**(options or {}).get(None, {}), **(options or {}).get(name, {})}
+            bot = agents.load(name, **kwargs)
+            if hasattr(bot, "check_game"):
+                bot.check_game(game)
+            bots.append(bot)
+    return bots
+
+
+# ---------------------------------------------------------------------- commands
 def _cmd_demo(args) -> int:
-    from .demo import play_yacht_demo
+    from envs.registration import game_class
 
-    play_yacht_demo(bots=args.bots, seed=args.seed)
+    from .demo import play_demo
+
+    cls = game_class(args.game)
+    names = args.bots or list(DEMO_BOTS[args.game])
+    if not cls.min_players <= len(names) <= cls.max_players:
+        raise UsageError(f"{args.game} takes {cls.min_players}..{cls.max_players} bots (one per seat), "
+                         f"got {len(names)}", f"e.g. madang demo --game {args.game} --bots "
+                                              + " ".join(DEMO_BOTS[args.game]))
+    play_demo(args.game, bots=_load_bots(names, args.game), seed=args.seed)
     return 0
 
 
+def _cmd_bots(args) -> int:
+    import agents
+
+    rows = agents.catalog(args.game)
+    width = max(len(b.name) for b in rows)
+    for b in rows:
+        print(f"{b.name:<{width}}  {b.game or 'any':<12}  {b.description}")
+    return 0
+
+
+def _cmd_play(args) -> int:
+    from .play.terminal import run
+
+    return run(args.game, args.bot, args.seat, args.seed)
+
+
+def _cmd_serve(args) -> int:
+    from .play.web import serve
+
+    return serve(args.host, args.port)
+
+
 def _cmd_bench(args) -> int:
-    from benchmarks.throughput import DEFAULT_BATCHES, run
+    from benchmarks.throughput import DEFAULT_BATCHES, bench_aec, bench_single_env, run
 
     games = [args.game] if args.game else sorted(GAMES)
     batches = args.batch or list(DEFAULT_BATCHES)
     if not args.json:
-        print(f"{'game':<14}{'batch':>7}{'batched steps/s':>18}{'loop steps/s':>15}{'ratio':>9}")
+        print(f"{'game':<14}{'batch':>7}{'core steps/s':>15}{'numpy oracle':>14}{'ratio':>8}"
+              f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}")
     for game in games:
         for row in run(game, batches, seconds=args.seconds):
             if args.json:
                 print(json.dumps(row.as_dict()), flush=True)
-            else:
-                print(
-                    f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>18,.0f}"
-                    f"{row.loop_steps_per_s:>15,.0f}{row.ratio:>8.1f}x",
-                    flush=True,
-                )
+                continue
+            oracle = ("—", "", "—", "") if row.oracle_steps_per_s is None else (
+                f"{row.oracle_steps_per_s:,.0f}", f"{row.oracle_ratio:.1f}x",
+                f"{row.oracle_step_us:,.1f}", f"{row.step_ratio:.1f}x")
+            print(f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>15,.0f}{oracle[0]:>14}{oracle[1]:>8}"
+                  f"{row.step_us:>11,.1f}{oracle[2]:>10}{oracle[3]:>8}"
+                  f"{row.loop_steps_per_s:>14,.0f}{row.ratio:>8.1f}x", flush=True)
+        if args.no_envs:
+            continue
+        single, aec = bench_single_env(game, args.seconds), bench_aec(game, args.seconds)
+        if args.json:
+            print(json.dumps({"game": game, "single_env": single, "aec": aec}), flush=True)
+        else:
+            print(f"{game:<14}single env (gymnasium.make): {single['env_us_per_step']:.1f} µs per step "
+                  f"({single['us_per_step']:.1f} µs with the random policy); "
+                  f"PettingZoo AEC loop: {aec['steps_per_s']:,.0f} steps/s", flush=True)
     return 0
 
 
@@ -51,76 +165,202 @@ def _cmd_solve(args) -> int:
     return 0
 
 
+def _read_config(spec: str, game: str) -> dict:
+    """The fields of a PPO config from a JSON file or the name of a config in ``training/configs``."""
+    from .run import CONFIG_DIR
+
+    shipped = sorted(p.stem for p in CONFIG_DIR.glob("*.json"))
+    hint = f"shipped configs: {', '.join(shipped)}; or the path of a JSON file"
+    path = Path(spec)
+    if not path.is_file() and (CONFIG_DIR / f"{spec}.json").is_file():
+        path = CONFIG_DIR / f"{spec}.json"
+    if not path.is_file():
+        raise UsageError(f"--config {spec!r}: no such file or shipped config", hint)
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise UsageError(f"--config {path}: not a JSON config ({e})", hint) from e
+    if not isinstance(data, dict):
+        raise UsageError(f"--config {path}: a config is a JSON object of PPOConfig fields", hint)
+    if data.get("game", game) != game:
+        raise UsageError(f"--config {path} is a config for {data['game']}, not {game}", hint)
+    return data
+
+
+def _check_training_setup(config) -> None:
+    """Raise ``ValueError`` for a config the trainer would reject (fields, rules, opponents, device)."""
+    from envs.adapters.actions import make_game
+    from envs.adapters.seats import resolve_opponents
+    from envs.registration import game_class
+
+    import torch
+
+    config.validate()
+    game = make_game(game_class(config.game), config.game_config)
+    if config.learner_seat is not None and not 0 <= config.learner_seat < game.num_players:
+        raise ValueError(f"learner_seat must be None or a seat in 0..{game.num_players - 1}, "
+                         f"got {config.learner_seat}")
+    for key in ("opponents", "eval_opponents"):
+        names = list(getattr(config, key))
+        if names and game.num_players == 1:
+            raise ValueError(f"{key}: a one-player game takes no opponents, got {names}")
+        if names:
+            names = names * (game.num_players - 1) if len(names) == 1 else names
+            resolve_opponents(game, ["random" if n == "self" else n for n in names])
+    try:
+        device = torch.device(config.device)
+    except RuntimeError:
+        raise ValueError(f"device {config.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {config.device!r}: this machine has no CUDA device (use --device cpu)")
+
+
 def _cmd_train(args) -> int:
-    from .ppo import PPOConfig
+    from .ppo import PPOConfig, PPOTrainer
     from .run import default_config, run_training
 
-    if args.config:
-        config = PPOConfig.from_dict(json.loads(open(args.config).read()))
-    else:
-        config = default_config(args.game)
-    overrides = {}
-    for item in args.set or []:
-        key, _, value = item.partition("=")
-        if not _:
-            raise SystemExit(f"--set expects KEY=VALUE, got {item!r}")
-        overrides[key] = json.loads(value) if value[:1] in "[{0123456789-tfn\"" else value
+    fields = _read_config(args.config, args.game) if args.config else default_config(args.game).to_dict()
+    overrides = _key_values(args.set, "--set")
     for key in ("total_steps", "num_envs", "seed", "device", "eval_games"):
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
-    config = PPOConfig.from_dict({**config.to_dict(), **overrides, "game": args.game})
     if args.minutes is not None and args.minutes <= 0:
-        raise SystemExit("--minutes must be positive")
-    run_training(config, args.run_dir or f"runs/{args.game}", resume=args.resume, overrides=overrides,
+        raise UsageError(f"--minutes must be positive, got {args.minutes}", "e.g. --minutes 90")
+    run_dir = Path(args.run_dir or f"runs/{args.game}")
+    ckpt = run_dir / "checkpoint.pt"
+    if args.resume and not ckpt.is_file():
+        raise UsageError(f"--resume: no checkpoint at {ckpt}",
+                         "start the run without --resume, or pass the --run-dir of an earlier run")
+    if not args.resume and ckpt.exists():
+        raise UsageError(f"{ckpt} exists", "pass --resume to continue it, or choose another --run-dir")
+    with user_input("see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"):
+        config = PPOConfig.from_dict({**fields, **overrides, "game": args.game})
+        # On --resume the checkpoint's config applies, with total_steps and the overrides on top.
+        final = (PPOTrainer.checkpoint_config(ckpt, **{"total_steps": config.total_steps, **overrides})
+                 if args.resume else config)
+        _check_training_setup(final)
+    whole = -(-final.total_steps // final.rollout_size) * final.rollout_size
+    if whole != final.total_steps:
+        print(f"madang: note: total_steps {final.total_steps:,} rounded up to {whole:,}, whole rollouts "
+              f"of {final.num_envs} games x {final.num_steps} steps", file=sys.stderr)
+        overrides["total_steps"] = config.total_steps = whole
+    run_training(config, run_dir, resume=args.resume, overrides=overrides,
                  time_budget_s=None if args.minutes is None else 60 * args.minutes)
     return 0
 
 
-def _cmd_eval(args) -> int:
-    from .evaluate import evaluate_solo, plot_tournament, round_robin
+def _print_json(obj) -> None:
+    print(json.dumps(obj, indent=1))
 
-    if args.solo or len(args.bots) == 1:
+
+def _cmd_eval(args) -> int:
+    from envs.registration import game_class
+
+    from . import evaluate as ev
+
+    cls = game_class(args.game)
+    example = f"e.g. madang eval {args.game} --bots " + " ".join(DEMO_BOTS[args.game][:2])
+    if args.games < 1:
+        raise UsageError(f"--games must be positive, got {args.games}", example)
+    rules = _key_values(args.rules, "--rules")
+    if "num_players" in rules:
+        raise UsageError("--rules num_players: the bots set the table (one bot: solo; more: two-player "
+                         "games between every two)", example)
+    options: dict = {}
+    for item in args.bot_option or []:
+        key_part = item.partition("=")[0]
+        target, _, key = key_part.rpartition(":")
+        options.setdefault(target or None, {}).update(
+            _key_values([key + item[len(key_part):]], "--bot-option"))
+    bots = _load_bots(args.bots, args.game, options)
+    solo = args.solo or len(bots) == 1
+    if solo and cls.min_players > 1:
+        raise UsageError(f"{args.game} has no solo mode: it is a {cls.min_players}-player game, so --bots "
+                         "needs at least two bots for a seat-swapped tournament", example)
+    if args.regret and (args.game != "yacht" or not solo):
+        raise UsageError("--regret compares solitaire play with the exact solver: Yacht solo only",
+                         "e.g. madang eval yacht --bots yacht-ppo --solo --regret")
+    with user_input(f"--rules takes the {args.game} rules' options, e.g. num_players or reward"):
+        from envs.adapters.actions import make_game
+
+        make_game(cls, {**rules, "num_players": 1 if solo else 2})
+    if solo:
+        results = [ev.evaluate_solo(args.game, b, args.games, seed=args.seed, **rules) for b in bots]
+        regrets = [ev.yacht_regret(b, args.games, seed=args.seed) for b in bots] if args.regret else []
+        if args.json:
+            _print_json([dict(r.as_dict(), **({"regret": g} if regrets else {}))
+                         for r, g in zip(results, regrets or [None] * len(results))])
+            return 0
         print("| bot | games | mean | s.e. | fraction of optimum |")
         print("|---|---:|---:|---:|---:|")
-        for b in args.bots:
-            r = evaluate_solo(args.game, b, args.games, seed=args.seed)
+        for name, r in zip(args.bots, results):
             frac = "-" if r.fraction_of_optimum is None else f"{100 * r.fraction_of_optimum:.2f} %"
-            print(f"| {b} | {r.games} | {r.mean:.2f} | {r.se:.2f} | {frac} |")
-        if args.regret:
-            from .evaluate import yacht_regret
-
-            if args.game != "yacht":
-                raise SystemExit("--regret needs the exact solver: yacht only")
-            for b in args.bots:
-                print(b, json.dumps(yacht_regret(b, args.games, seed=args.seed)))
+            print(f"| {name} | {r.games} | {r.mean:.2f} | {r.se:.2f} | {frac} |")
+        for name, g in zip(args.bots, regrets):
+            print(name, json.dumps(g))
         return 0
-    t = round_robin(args.game, args.bots, args.games, seed=args.seed)
-    print(t.markdown())
+    if len(set(args.bots)) != len(args.bots):
+        raise UsageError(f"--bots names a bot twice: {args.bots}", example)
+    if args.plot and not Path(args.plot).resolve().parent.is_dir():
+        raise UsageError(f"--plot {args.plot}: no such directory", "give a PNG path in an existing directory")
+    t = ev.round_robin(args.game, bots, args.games, seed=args.seed, paired=not args.unpaired, **rules)
+    if args.json:
+        _print_json(dict(t.as_dict(), game=args.game, seed=args.seed, paired=not args.unpaired))
+    else:
+        print(t.markdown())
+        print()
+        print(_matches_markdown(t))
     if args.plot:
-        plot_tournament(t, args.plot, title=f"{args.game}: {args.games} games per pair and seat order")
-        print(f"wrote {args.plot}")
+        ev.plot_tournament(t, args.plot, title=f"{args.game}: {args.games} games per pair and seat order")
+        print(f"wrote {args.plot}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
 
+def _matches_markdown(t) -> str:
+    """Each seat-swapped match of a tournament as one row of a Markdown table (A's side)."""
+    lines = ["| A | B | games | A won | B won | draws | A per game | A - B per game |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for m in t.matches:
+        draws = f"{m.draws} ({m.nagari} nagari)" if m.nagari else str(m.draws)
+        lines.append(f"| {m.bot_a} | {m.bot_b} | {m.games} | {m.wins} | {m.losses} | {draws} "
+                     f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} |")
+    return "\n".join(lines)
+
+
 def _cmd_ship(args) -> int:
-    import json as _json
     import shutil
-    from pathlib import Path
 
     from agents.policy_files import WEIGHTS_DIR, load_policy
+    from agents.registry import _BOTS
+    from envs.registration import game_class
 
     from .evaluate import evaluate_solo
 
+    if args.games < 0:
+        raise UsageError(f"--games must be 0 (no evaluation) or positive, got {args.games}",
+                         "e.g. --games 10000")
+    if args.name in _BOTS or not args.name or "/" in args.name or "\\" in args.name:
+        raise UsageError(f"{args.name!r} cannot name a shipped bot (a built-in bot's name, or a path)",
+                         "pick a new name such as yacht-ppo2")
     if args.checkpoint:
         from .run import policy_from_checkpoint
 
+        ckpt = Path(args.run_dir) / "checkpoint.pt"
+        if not ckpt.exists():
+            raise UsageError(f"--checkpoint: no checkpoint at {ckpt}",
+                             "RUN_DIR is a `madang train` run directory")
         policy_from_checkpoint(args.run_dir)
     src = Path(args.run_dir) / "policy"
-    bot = load_policy(src, name=args.name)  # checks the files fit the installed env
+    with user_input("RUN_DIR is a `madang train` run directory; it holds policy.pt and policy.json "
+                    "once the run has finished"):
+        bot = load_policy(src, name=args.name)  # checks the files fit the installed env
+    meta = dict(bot.metadata)
+    if args.games and game_class(meta["game"]).min_players > 1:
+        raise UsageError(f"madang ship evaluates policies in solitaire games, and {meta['game']} has none",
+                         "pass --games 0 to ship it without an evaluation")
     dest = Path(args.weights_dir or WEIGHTS_DIR) / args.name
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src.with_suffix(".pt"), dest.with_suffix(".pt"))
-    meta = dict(bot.metadata)
     if args.games:
         r = evaluate_solo(meta["game"], bot, args.games, seed=args.seed)
         meta["shipped_evaluation"] = {
@@ -129,35 +369,72 @@ def _cmd_ship(args) -> int:
         }
         frac = "" if r.fraction_of_optimum is None else f" ({100 * r.fraction_of_optimum:.2f} % of optimum)"
         print(f"{args.name}: {r.mean:.2f} ± {r.se:.2f} over {r.games} solitaire games{frac}")
-    dest.with_suffix(".json").write_text(_json.dumps(meta, indent=2) + "\n")
+    dest.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"shipped {dest}.pt and {dest}.json")
     return 0
 
 
+def _cmd_export(args) -> int:
+    from agents.export import check_exportable, export_policy
+    from agents.onnx_export import require_onnx
+
+    with user_input("see `madang bots` for the shipped policies"):
+        check_exportable(args.name)
+        require_onnx()
+    r = export_policy(args.name, args.out, count=args.examples, seed=args.seed)
+    print(f"wrote {r.onnx}, {r.metadata} and {r.examples}")
+    print(f"onnxruntime on the {r.num_examples} examples: greedy action agrees on {r.greedy_agree}, "
+          f"max |logit difference| {r.max_logit_diff:.2e}")
+    return 0 if r.greedy_agree == r.num_examples else 1
+
+
+# ------------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``madang`` command."""
     p = argparse.ArgumentParser(prog="madang", description="madang: Yacht, Rainbow Dice and Go-Stop for RL")
+    p.add_argument("--version", action="version", version=f"madang {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    demo = sub.add_parser("demo", help="play a game of Yacht between bots (the shipped PPO bot first)")
+    demo = sub.add_parser("demo", help="play a game between bots and print its transcript")
+    demo.add_argument("--game", choices=sorted(GAMES), default="yacht", help="game (default yacht)")
     demo.add_argument("--seed", type=int, default=0)
-    demo.add_argument("--bots", nargs="+", default=list(DEMO_BOTS),
-                      help="one bot name per seat (1..4)")
+    demo.add_argument("--bots", nargs="+", help="one bot name per seat (default: the game's demo bots: "
+                      + "; ".join(f"{g}: {' '.join(b)}" for g, b in DEMO_BOTS.items()) + ")")
     demo.set_defaults(func=_cmd_demo)
 
-    bench = sub.add_parser("bench", help="env steps/s of the batched core vs a per-game loop")
+    play = sub.add_parser("play", help="play a game against bots in the terminal")
+    play.add_argument("game", choices=sorted(GAMES))
+    play.add_argument("--bot", action="append", metavar="NAME",
+                      help="the bot in the next seat (repeat for more seats; default: a strong bot for the game)")
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 = first to move)")
+    play.add_argument("--seed", type=int, help="fix the dice or the deal")
+    play.set_defaults(func=_cmd_play)
+
+    serve = sub.add_parser("serve", help="a local web page to play every game against the bots")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(func=_cmd_serve)
+
+    bots = sub.add_parser("bots", help="list every loadable bot with its game and a one-line description")
+    bots.add_argument("game", nargs="?", choices=sorted(GAMES), help="only the bots that play this game")
+    bots.set_defaults(func=_cmd_bots)
+
+    bench = sub.add_parser("bench", help="env steps/s of the batched core vs its numpy oracle, a per-game "
+                                         "loop, the single env and the AEC loop")
     bench.add_argument("game", nargs="?", choices=sorted(GAMES), help="game (default: all)")
     bench.add_argument("--batch", type=int, nargs="+", help="batch sizes (default 1 16 256 4096 16384)")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--json", action="store_true", help="one JSON object per line")
+    bench.add_argument("--no-envs", action="store_true", help="skip the single env and AEC measurements")
     bench.set_defaults(func=_cmd_bench)
 
     train = sub.add_parser("train", help="train a PPO bot on a game's batched core")
     train.add_argument("game", choices=sorted(GAMES))
-    train.add_argument("--config", help="JSON config file (default: training/configs/<game>.json)")
+    train.add_argument("--config", help="a JSON config file, or the name of a shipped one such as yacht_2x256 "
+                                        "(default: training/configs/<game>.json)")
     train.add_argument("--run-dir", help="run directory (default runs/<game>)")
     train.add_argument("--resume", action="store_true", help="continue the checkpoint in --run-dir")
-    train.add_argument("--total-steps", type=int)
+    train.add_argument("--total-steps", type=int, help="learner decisions (rounded up to whole rollouts)")
     train.add_argument("--num-envs", type=int)
     train.add_argument("--seed", type=int)
     train.add_argument("--device", help="cpu or cuda")
@@ -168,12 +445,22 @@ def build_parser() -> argparse.ArgumentParser:
                             "updates) and stop with a checkpoint if it runs out")
     train.set_defaults(func=_cmd_train)
 
-    ev = sub.add_parser("eval", help="evaluate bots: solitaire means or a round-robin tournament")
+    ev = sub.add_parser("eval", help="evaluate bots: solo means or a seat-swapped round-robin tournament")
     ev.add_argument("game", choices=sorted(GAMES))
-    ev.add_argument("--bots", nargs="+", required=True)
-    ev.add_argument("--games", type=int, default=1000, help="games (per pair and seat order)")
+    ev.add_argument("--bots", nargs="+", required=True,
+                    help="bot names (see `madang bots`) or paths to policy files or run directories")
+    ev.add_argument("--games", type=int, default=1000,
+                    help="solo games per bot, or deal pairs per pair of bots (each deal played in both seatings)")
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument("--solo", action="store_true", help="solitaire mean ± s.e. for each bot")
+    ev.add_argument("--unpaired", action="store_true",
+                    help="tournament: give every game its own deal instead of replaying each deal "
+                         "with the seats swapped")
+    ev.add_argument("--rules", nargs="*", metavar="KEY=VALUE",
+                    help="the game's rules options, e.g. copies_per_hand=null")
+    ev.add_argument("--bot-option", nargs="*", metavar="[BOT:]KEY=VALUE",
+                    help="a bot's constructor option, e.g. rainbow-greedy:token_value=8 (without BOT: every bot)")
+    ev.add_argument("--json", action="store_true", help="print the results as JSON")
     ev.add_argument("--plot", help="write a PNG of the tournament")
     ev.add_argument("--regret", action="store_true",
                     help="Yacht solo: where each bot loses points against the exact solver")
@@ -189,6 +476,14 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
     ship.set_defaults(func=_cmd_ship)
 
+    export = sub.add_parser("export", help="write a shipped policy as ONNX with metadata and "
+                                           "conformance vectors (needs madang[onnx])")
+    export.add_argument("name", help="a shipped policy, e.g. yacht-ppo")
+    export.add_argument("--out", default=".", help="output directory (default: the current one)")
+    export.add_argument("--examples", type=int, default=100, help="conformance vectors to record")
+    export.add_argument("--seed", type=int, default=0, help="seed of the recorded games")
+    export.set_defaults(func=_cmd_export)
+
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
     solve.add_argument("game", choices=["yacht"])
     solve.set_defaults(func=_cmd_solve)
@@ -196,11 +491,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``madang`` console script."""
-    args = build_parser().parse_args(argv)
+    """Entry point of the ``madang`` console script; returns the exit status (2 for user mistakes)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if getattr(args, "batch", None) and any(b < 1 for b in args.batch):
-        build_parser().error("batch sizes must be positive")
-    return args.func(args)
+        parser.error("batch sizes must be positive")
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"madang: error: {e}", file=sys.stderr)
+        if e.hint:
+            print(f"hint: {e.hint}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,4 +1,11 @@
-"""``madang demo``: a game of Yacht between bots, as a readable transcript and a final table."""
+"""``madang demo``: a game between bots, as a readable transcript and a final summary.
+
+Yacht (the default) prints one line per turn: round, bot, the first roll, each reroll as
+``keep [kept dice] -> new dice``, and the category scored with its points; then the final
+sheets.  Rainbow Dice and Go-Stop print one line per turn: the turn number, the bot, its
+actions in order and what the turn was worth to it; Rainbow Dice adds the dice after the
+roll and after each change, Go-Stop the cards each turn captured.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +14,40 @@ from rich.console import Console
 from rich.table import Table
 
 import agents
+from envs.core.rng import normalize_seed
+from envs.rainbow_dice import STOP as RAINBOW_STOP
+from envs.registration import game_class
 from envs.yacht import CATEGORY_NAMES, SCORE_START, Yacht
 from envs.yacht.rules import REROLL_BITS
+
+DEMO_BOTS = {
+    "yacht": ("yacht-ppo", "yacht-solver", "yacht-greedy"),
+    "rainbow_dice": ("rainbow-greedy", "rainbow-simple"),
+    "gostop": ("gostop-greedy", "random"),
+}
+"""The bots each game's demo seats by default (one per seat)."""
+
+
+def _players(bots) -> tuple[list, list[str]]:
+    """Bots (names are loaded) and the names the transcript shows."""
+    players = [agents.load(b) if isinstance(b, str) else b for b in bots]
+    return players, [b if isinstance(b, str) else b.name for b in bots]
+
 
 def _dice(d) -> str:
     return " ".join(str(int(x)) for x in d)
 
 
 def play_yacht_demo(bots=("yacht-ppo", "yacht-solver", "yacht-greedy"), seed: int = 0, console: Console | None = None) -> list[int]:
-    """Play one game of Yacht between the named bots (one seat each) and print it.
+    """Play one game of Yacht between bots (names or instances, one seat each) and print it.
 
     Returns the final scores in seat order.
     """
     console = console or Console()
-    players = [agents.load(b) for b in bots]
+    players, bots = _players(bots)
     game = Yacht(num_players=len(players))
     state = game.init([seed])
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(normalize_seed(seed))
     console.rule(f"[bold]Yacht[/bold]: {' vs '.join(bots)} (seed {seed})")
     line: list[str] = []
     while not state.done[0]:
@@ -55,3 +79,71 @@ def play_yacht_demo(bots=("yacht-ppo", "yacht-solver", "yacht-greedy"), seed: in
     winners = [bots[i] for i, x in enumerate(scores) if x == best]
     console.print(f"Winner: {', '.join(winners)} with {best} points")
     return scores
+
+
+def _rainbow_dice(pos: dict) -> str:
+    return " ".join(f"{c}{d}" for c, d in zip("ROYGBP", pos["dice"]))
+
+
+def _turn_over(game_name: str, game, state) -> bool:
+    """Whether the last action ended the mover's turn (a new turn starts, or the game is over)."""
+    if state.done[0]:
+        return True
+    if game_name == "rainbow_dice":  # a new turn's throw: rolling, both free rerolls, no die action
+        pos = game.to_position(state)
+        return pos["phase"] == "rolling" and pos["free_rerolls_left"] == 2 and pos["die_actions_used"] == 0
+    return game.pending(state)["decision"] == "play"  # Go-Stop: the next PLAY decision
+
+
+def play_demo(game_name: str, bots=None, seed: int = 0, console: Console | None = None) -> dict:
+    """Play one game of ``game_name`` between bots (names or instances, one seat each) and print it.
+
+    Returns the game's result (``{"scores": [...]}`` or ``{"winner", "payout", "reason"}``).
+    """
+    console = console or Console()
+    bots = list(bots or DEMO_BOTS[game_name])
+    if game_name == "yacht":
+        return {"scores": play_yacht_demo(bots, seed, console)}
+    players, bots = _players(bots)
+    game = game_class(game_name)(num_players=len(players))
+    for p in players:
+        p.check_game(game.name)
+    state = game.init([seed])
+    rng = np.random.default_rng(normalize_seed(seed))
+    console.rule(f"[bold]{game_name}[/bold]: {' vs '.join(bots)} (seed {seed})")
+    rainbow = game_name == "rainbow_dice"
+    turn, worth, seat = 0, 0.0, None
+    parts: list[str] = []
+    before = game.to_position(state)
+    while not state.done[0]:
+        if seat is None:
+            seat = int(state.to_move[0])
+            parts = [f"round {before['round']}: {_rainbow_dice(before)}"] if rainbow else []
+        obs, mask = game.observe(state), game.legal_mask(state)
+        action = int(players[seat].act(obs, mask, rng)[0])
+        worth += float(game.step(state, np.array([action]))[0, seat])
+        step = game.describe_action(action)
+        if rainbow and action < RAINBOW_STOP:  # a reroll or an adjustment: show the new dice
+            step += f" -> {_rainbow_dice(game.to_position(state))}"
+        parts.append(step)
+        if _turn_over(game_name, game, state):
+            turn += 1
+            after = game.to_position(state)
+            if not rainbow:
+                new = sorted(set(after["captured"][seat]) - set(before["captured"][seat]))
+                parts.append(f"captured {new}" if new else "captured nothing")
+            console.print(f"T{turn:>2} [cyan]{bots[seat]:>14}[/cyan]: " + " | ".join(parts)
+                          + f"  ({worth:+g})", soft_wrap=True)
+            before, worth, seat = after, 0.0, None
+    result = game.result(state)
+    if "scores" in result:
+        best = max(result["scores"])
+        for b, x in zip(bots, result["scores"]):
+            console.print(f"{b}: {x} points")
+        winners = [b for b, x in zip(bots, result["scores"]) if x == best]
+        console.print(f"Winner: {', '.join(winners)} with {best} points")
+    elif result["winner"] is None:
+        console.print(f"Result: {result['reason']} (a draw, no payout)")
+    else:
+        console.print(f"Winner: {bots[result['winner']]}, paid {result['payout']} ({result['reason']})")
+    return result

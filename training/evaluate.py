@@ -1,40 +1,58 @@
-"""Evaluation of bots: solitaire means and round-robin tournaments with Elo.
+"""Evaluation of bots: the one evaluation path (``madang eval``, in-training evaluation, ``madang ship``).
 
-Everything runs on the batched cores: a match of N games between fixed seats is
-one batch.  Solitaire mode gives mean ± standard error (and, for Yacht, the
-fraction of the exact optimum); tournaments pair every two bots in both seat
-orders with the same seeds, and report mean score or points, 95 % confidence
-intervals, win rates and Elo ratings from a Bradley–Terry fit.
+Everything runs on the batched cores and the one play-out loop (:func:`agents.play.play_out`):
+a set of games between fixed seats is one batch.
+
+* :func:`play_match`: ``N`` games with fixed seats, every seat's result per game.
+* :func:`evaluate_solo`: solitaire mean, standard error and 95 % CI (Yacht: the fraction of
+  the exact optimum); for every game with a one-player mode.
+* :func:`seat_swapped_match`: two bots over ``pairs`` deals, each deal played twice with the
+  seats swapped (same seed, so the same deal in Go-Stop and the same first rolls in the dice
+  games), from bot A's side: points per game with 95 % CIs over the deal pairs, wins,
+  losses, draws and (Go-Stop) nagari.  Go-Stop deals that end before any decision
+  (chongtong, dealt again inside ``reset``) count as games with their result.
+* :func:`round_robin`: every two bots in a seat-swapped match, per-bot means, CIs, win
+  rates and Elo ratings from a Bradley-Terry fit.
+
+A game's result per seat is its final score (dice games, ``result()["scores"]``) or its
+signed payout (games whose result has ``winner`` / ``payout``).  Seeds follow the one seed
+rule (integers modulo 2**64, :func:`envs.core.rng.normalize_seed`).
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 import agents
 from agents.play import play_out
+from envs.core.rng import normalize_seed, seed_range
 from envs.registration import game_class
 
 Z95 = 1.959964
 
 
-def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, **game_config) -> np.ndarray:
-    """Play ``num_games`` games with ``bots[i]`` in seat ``i``; return (num_games, P) results.
+def _bot(b):
+    return agents.load(b) if isinstance(b, str) else b
 
-    Results are final scores (dice games, from ``result()["scores"]``) or signed payouts
-    (games whose result has ``winner``/``payout``).  Game ``j`` uses seed ``seed + j``.
-    """
-    bots = [agents.load(b) if isinstance(b, str) else b for b in bots]
-    game = game_class(game_name)(num_players=len(bots), **game_config)
-    for b in bots:
-        if hasattr(b, "check_game"):
-            b.check_game(game.name)
-    state = game.init(seed + np.arange(num_games))
-    play_out(game, state, bots, np.random.default_rng(seed))
-    return np.array([_signed_result(game.result(state, i), len(bots)) for i in range(num_games)], dtype=np.float64)
+
+def _name(b) -> str:
+    return b if isinstance(b, str) else str(getattr(b, "name", "") or type(b).__name__)
+
+
+def _game(game_name: str, num_players: int, game_config: dict):
+    """The rules of ``game_name`` for ``num_players`` seats (``ValueError`` if it has no such mode)."""
+    if game_config.get("num_players", num_players) != num_players:
+        raise ValueError(f"game_config says num_players={game_config['num_players']}, "
+                         f"but {num_players} bot(s) play")
+    cls = game_class(game_name)
+    if not cls.min_players <= num_players <= cls.max_players:
+        if num_players == 1:
+            raise ValueError(f"{game_name} has no solo mode: it needs {cls.min_players} players")
+        raise ValueError(f"{game_name} takes {cls.min_players}..{cls.max_players} players, got {num_players}")
+    return cls(**{**game_config, "num_players": num_players})
 
 
 def _signed_result(result: dict, num_players: int) -> list:
@@ -48,9 +66,39 @@ def _signed_result(result: dict, num_players: int) -> list:
     return out
 
 
+def _play(game_name: str, bots: list, seeds, rng_seed: int, game_config: dict):
+    """Play one batch (``bots[i]`` in seat ``i``, game ``j`` seeded ``seeds[j]``).
+
+    Returns ``(values (N, P), nagari (N,) bool, skipped)`` where ``skipped[j]`` lists the
+    per-seat values of the games decided before any decision in slot ``j``.
+    """
+    bots = [_bot(b) for b in bots]
+    game = _game(game_name, len(bots), game_config)
+    for b in bots:
+        if hasattr(b, "check_game"):
+            b.check_game(game.name)
+    state = game.init(seeds)
+    play_out(game, state, bots, np.random.default_rng(normalize_seed(rng_seed)))
+    P = len(bots)
+    results = [game.result(state, i) for i in range(state.batch_size)]
+    values = np.array([_signed_result(r, P) for r in results], dtype=np.float64).reshape(-1, P)
+    nagari = np.array([r.get("reason") == "nagari" for r in results], dtype=bool)
+    skipped = [[_signed_result(r, P) for r in game.skipped_results(state, i)] for i in range(state.batch_size)]
+    return values, nagari, skipped
+
+
+def play_match(game_name: str, bots: list, num_games: int, seed: int = 0, **game_config) -> np.ndarray:
+    """Play ``num_games`` games with ``bots[i]`` in seat ``i``; return (num_games, P) results.
+
+    Results are final scores or signed payouts (see the module docstring) of each game
+    proper; game ``j`` uses seed ``seed + j`` and the bots share ``default_rng(seed)``.
+    """
+    return _play(game_name, bots, seed_range(seed, num_games), seed, game_config)[0]
+
+
 @dataclass
 class SoloResult:
-    """Solitaire evaluation of one bot."""
+    """Solitaire evaluation of one bot: mean ± standard error over ``games`` seeded games."""
 
     bot: str
     games: int
@@ -59,27 +107,128 @@ class SoloResult:
     optimum: float | None = None
 
     @property
+    def ci95(self) -> float:
+        """Half-width of the 95 % confidence interval of the mean."""
+        return Z95 * self.se
+
+    @property
     def fraction_of_optimum(self) -> float | None:
         """Mean divided by the exact optimum, where the game has one."""
         return None if self.optimum is None else self.mean / self.optimum
 
+    def as_dict(self) -> dict:
+        """A JSON-compatible dict (``--json``)."""
+        return dict(asdict(self), ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
+
 
 def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, **game_config) -> SoloResult:
-    """Mean ± standard error of a bot's solitaire score over ``num_games`` seeded games
-    (``game_config``: rules options such as Rainbow Dice's ``copies_per_hand``)."""
+    """Mean ± standard error of a bot's solitaire score over ``num_games`` seeded games.
+
+    ``game_config`` goes to the rules (e.g. ``copies_per_hand=None``).  A game without a
+    one-player mode (Go-Stop) raises ``ValueError``.
+    """
     scores = play_match(game_name, [bot], num_games, seed, **game_config)[:, 0]
     optimum = None
     if game_name == "yacht":
         from agents.yacht_dp import solve
 
         optimum = solve().optimal_score
-    name = bot if isinstance(bot, str) else bot.name
-    return SoloResult(name, num_games, float(scores.mean()), float(scores.std(ddof=1) / np.sqrt(num_games)), optimum)
+    se = float(scores.std(ddof=1) / np.sqrt(num_games)) if num_games > 1 else float("nan")
+    return SoloResult(_name(bot), num_games, float(scores.mean()), se, optimum)
+
+
+@dataclass
+class MatchResult:
+    """A seat-swapped match of bot A against bot B, from A's side.
+
+    ``games`` counts every game: two per deal pair, plus the Go-Stop deals decided before
+    any decision.  ``mean_a`` / ``mean_b`` are each bot's mean result per game (Go-Stop:
+    points per deal), ``margin`` the mean of A's minus B's result; the ``ci95`` half-widths
+    come from the spread of the deal pairs' totals (the pairs are independent).
+    ``nagari`` counts the draws that were nagari (Go-Stop).  ``values_a`` / ``values_b``
+    hold every game's results (not in :meth:`as_dict`).
+    """
+
+    game: str
+    bot_a: str
+    bot_b: str
+    pairs: int
+    paired: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    nagari: int
+    mean_a: float
+    mean_b: float
+    ci95_a: float
+    margin: float
+    margin_ci95: float
+    values_a: np.ndarray = field(repr=False, default=None)
+    values_b: np.ndarray = field(repr=False, default=None)
+
+    @property
+    def win_rate(self) -> float:
+        """A's share of games won."""
+        return self.wins / self.games
+
+    @property
+    def score_rate(self) -> float:
+        """A's share of games won, draws counting one half."""
+        return (self.wins + 0.5 * self.draws) / self.games
+
+    def as_dict(self) -> dict:
+        """A JSON-compatible dict (``--json``)."""
+        d = {k: v for k, v in asdict(self).items() if k not in ("values_a", "values_b")}
+        return dict(d, win_rate=self.win_rate, score_rate=self.score_rate)
+
+
+def seat_swapped_match(game_name: str, bot_a, bot_b, pairs: int, seed: int = 0, paired: bool = True,
+                       **game_config) -> MatchResult:
+    """Bot A against bot B over ``pairs`` deal pairs: each deal twice, A in seat 0 then in seat 1.
+
+    Deal ``j`` uses seed ``seed + j`` in both seatings (``paired=False``: the second seating
+    gets fresh seeds ``seed + pairs + j``, so every game has its own deal); each seating's
+    batch gives the bots ``default_rng(seed)``.  Bots are instances or names.
+    """
+    if pairs < 1:
+        raise ValueError(f"a match needs at least one deal pair, got {pairs}")
+    bot_a, bot_b = _bot(bot_a), _bot(bot_b)
+    first = seed_range(seed, pairs)
+    second = first if paired else seed_range(normalize_seed(seed) + pairs, pairs)
+    va, nag_a, skip_a = _play(game_name, [bot_a, bot_b], first, seed, game_config)
+    vb, nag_b, skip_b = _play(game_name, [bot_b, bot_a], second, seed, game_config)
+    # A's and B's result in every game, and each game's deal pair.
+    mine = [va[:, 0], vb[:, 1]]
+    theirs = [va[:, 1], vb[:, 0]]
+    pair_of = [np.arange(pairs), np.arange(pairs)]
+    for seat_a, skipped in ((0, skip_a), (1, skip_b)):
+        rows = [(j, v) for j, vals in enumerate(skipped) for v in vals]
+        if rows:
+            mine.append(np.array([v[seat_a] for _, v in rows]))
+            theirs.append(np.array([v[1 - seat_a] for _, v in rows]))
+            pair_of.append(np.array([j for j, _ in rows]))
+    a, b, pair = np.concatenate(mine), np.concatenate(theirs), np.concatenate(pair_of)
+    games = a.size
+
+    def mean_ci(x):
+        totals = np.bincount(pair, weights=x, minlength=pairs)
+        sd = totals.std(ddof=1) if pairs > 1 else 0.0
+        return float(x.sum() / games), float(Z95 * sd * np.sqrt(pairs) / games)
+
+    mean_a, ci_a = mean_ci(a)
+    margin, margin_ci = mean_ci(a - b)
+    return MatchResult(
+        game=game_name, bot_a=_name(bot_a), bot_b=_name(bot_b), pairs=pairs, paired=paired, games=games,
+        wins=int((a > b).sum()), losses=int((a < b).sum()), draws=int((a == b).sum()),
+        nagari=int(nag_a.sum() + nag_b.sum()), mean_a=mean_a, mean_b=float(b.mean()), ci95_a=ci_a,
+        margin=margin, margin_ci95=margin_ci, values_a=a, values_b=b,
+    )
 
 
 @dataclass
 class Tournament:
-    """Round-robin results: per bot mean result, CI, win rate; pairwise wins; Elo."""
+    """Round-robin results: per bot mean result, CI, win rate; pairwise wins and matches; Elo."""
 
     bots: list
     games_per_pair: int
@@ -88,6 +237,7 @@ class Tournament:
     win_rate: dict = field(default_factory=dict)
     wins: np.ndarray | None = None  # wins[i, j]: games bot i won against bot j (ties count 1/2)
     elo: dict = field(default_factory=dict)
+    matches: list = field(default_factory=list)  # one MatchResult per pair of bots
 
     def markdown(self) -> str:
         """The results as a Markdown table, best Elo first."""
@@ -98,33 +248,51 @@ class Tournament:
             )
         return "\n".join(lines)
 
+    def as_dict(self) -> dict:
+        """A JSON-compatible dict (``--json``): per-bot figures, best Elo first, and the matches."""
+        order = sorted(self.bots, key=lambda b: -self.elo[b])
+        return {
+            "games_per_pair": self.games_per_pair,
+            "bots": [{"bot": b, "elo": self.elo[b], "mean": self.mean[b], "ci95": self.ci95[b],
+                      "win_rate": self.win_rate[b]} for b in order],
+            "matches": [m.as_dict() for m in self.matches],
+        }
 
-def round_robin(game_name: str, bots: list[str], games_per_pair: int, seed: int = 0, **game_config) -> Tournament:
-    """Every two bots play ``games_per_pair`` two-player games in each seat order (same seeds)."""
+
+def round_robin(game_name: str, bots: list, games_per_pair: int, seed: int = 0, paired: bool = True,
+                **game_config) -> Tournament:
+    """Every two bots play a :func:`seat_swapped_match` of ``games_per_pair`` deal pairs.
+
+    A bot's win rate counts draws as halves; its mean and CI are over all its games.
+    """
     if len(bots) < 2:
         raise ValueError("a tournament needs at least two bots")
+    names = [_name(b) for b in bots]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a tournament needs distinct bots, got {names}")
+    loaded = [_bot(b) for b in bots]
     n = len(bots)
-    results: dict = {b: [] for b in bots}
-    outcomes: dict = {b: [] for b in bots}
+    results: dict = {b: [] for b in names}
+    outcomes: dict = {b: [] for b in names}
     wins = np.zeros((n, n))
+    t = Tournament(names, games_per_pair, wins=wins)
     for i, j in itertools.combinations(range(n), 2):
-        for a, b in ((i, j), (j, i)):
-            res = play_match(game_name, [bots[a], bots[b]], games_per_pair, seed, **game_config)
-            diff = res[:, 0] - res[:, 1]
-            score_a = np.where(diff > 0, 1.0, np.where(diff < 0, 0.0, 0.5))
-            wins[a, b] += score_a.sum()
-            wins[b, a] += (1 - score_a).sum()
-            results[bots[a]].extend(res[:, 0])
-            results[bots[b]].extend(res[:, 1])
-            outcomes[bots[a]].extend(score_a)
-            outcomes[bots[b]].extend(1 - score_a)
-    t = Tournament(bots, games_per_pair, wins=wins)
-    for b in bots:
+        m = seat_swapped_match(game_name, loaded[i], loaded[j], games_per_pair, seed, paired, **game_config)
+        m.bot_a, m.bot_b = names[i], names[j]
+        t.matches.append(m)
+        score_a = np.where(m.values_a > m.values_b, 1.0, np.where(m.values_a < m.values_b, 0.0, 0.5))
+        wins[i, j] += score_a.sum()
+        wins[j, i] += (1 - score_a).sum()
+        results[names[i]].extend(m.values_a)
+        results[names[j]].extend(m.values_b)
+        outcomes[names[i]].extend(score_a)
+        outcomes[names[j]].extend(1 - score_a)
+    for b in names:
         r = np.asarray(results[b])
         t.mean[b] = float(r.mean())
         t.ci95[b] = float(Z95 * r.std(ddof=1) / np.sqrt(r.size))
         t.win_rate[b] = float(np.mean(outcomes[b]))
-    t.elo = dict(zip(bots, bradley_terry_elo(wins)))
+    t.elo = dict(zip(names, bradley_terry_elo(wins)))
     return t
 
 
@@ -187,8 +355,8 @@ def yacht_regret(bot, num_games: int, seed: int = 0) -> dict:
     bot = agents.load(bot) if isinstance(bot, str) else bot
     solver = YachtSolverBot()
     game = Yacht(num_players=1)
-    state = game.init(seed + np.arange(num_games))
-    rng = np.random.default_rng(seed)
+    state = game.init(seed_range(seed, num_games))
+    rng = np.random.default_rng(normalize_seed(seed))
     total = {"reroll": 0.0, "score": 0.0}
     count = {"reroll": 0, "score": 0}
     lossy = {"reroll": 0, "score": 0}

@@ -143,14 +143,37 @@ class PPOConfig:
         return self.num_envs * self.num_steps
 
     def validate(self) -> None:
-        """Raise ``ValueError`` for inconsistent settings."""
+        """Raise ``ValueError`` for mistyped or inconsistent settings (naming the field)."""
+        from envs.registration import GAMES
+
+        if self.game not in GAMES:
+            raise ValueError(f"unknown game {self.game!r}; known games: {sorted(GAMES)}")
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            is_int = isinstance(value, int) and not isinstance(value, bool)
+            check = {  # field annotation -> (test, what the message asks for)
+                "int": (is_int, "an int"), "float": (is_int or isinstance(value, float), "a number"),
+                "bool": (isinstance(value, bool), "true or false"), "str": (isinstance(value, str), "a string"),
+                "dict": (isinstance(value, dict), "an object"), "list": (isinstance(value, list), "a list"),
+                "int | None": (is_int or value is None, "an int or null"),
+                "tuple": (isinstance(value, tuple) and all(isinstance(h, int) and not isinstance(h, bool)
+                                                           and h > 0 for h in value), "a list of positive ints"),
+            }.get(f.type)
+            if check is not None and not check[0]:
+                raise ValueError(f"config field {f.name} must be {check[1]}, got {value!r}")
         if self.rollout_size % self.minibatch_size:
             raise ValueError(
                 f"minibatch_size {self.minibatch_size} must divide num_envs * num_steps = {self.rollout_size}"
             )
-        for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size"):
+        for name in ("total_steps", "num_envs", "num_steps", "update_epochs", "minibatch_size", "torch_threads",
+                     "snapshot_every", "checkpoint_every"):
             if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be positive")
+                raise ValueError(f"{name} must be positive, got {getattr(self, name)}")
+        if self.eval_every < 0 or (self.eval_every and self.eval_games < 2):
+            raise ValueError(f"eval_every must be >= 0 (0: never) and eval_games >= 2, got "
+                             f"{self.eval_every} and {self.eval_games}")
+        if not 0 <= self.seed < 2**32:
+            raise ValueError(f"seed must be in 0..{2**32 - 1}, got {self.seed}")
         if not 0 < self.gamma <= 1 or not 0 <= self.gae_lambda <= 1:
             raise ValueError("gamma must be in (0, 1] and gae_lambda in [0, 1]")
         if self.opponents and self.opponent_pool:
@@ -169,7 +192,7 @@ class PPOConfig:
         if unknown:
             raise ValueError(f"unknown config keys: {sorted(unknown)}")
         d = dict(d)
-        if "hidden" in d:
+        if isinstance(d.get("hidden"), list):
             d["hidden"] = tuple(d["hidden"])
         return cls(**d)
 
@@ -476,6 +499,13 @@ class PPOTrainer:
         )
         tmp.replace(path)
 
+    @staticmethod
+    def checkpoint_config(checkpoint, **overrides) -> PPOConfig:
+        """The config of a checkpoint (a path or a loaded one) with ``overrides`` applied."""
+        if not isinstance(checkpoint, dict):
+            checkpoint = torch.load(checkpoint, map_location="cpu", weights_only=True)
+        return PPOConfig.from_dict({**json.loads(checkpoint["config"]), **overrides})
+
     @classmethod
     def load(cls, path: str | Path, **overrides) -> "PPOTrainer":
         """Resume from a checkpoint; ``overrides`` change config fields (e.g. ``total_steps``).
@@ -485,7 +515,7 @@ class PPOTrainer:
         bit-identical to an uninterrupted run.
         """
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
-        config = PPOConfig.from_dict({**json.loads(ckpt["config"]), **overrides})
+        config = cls.checkpoint_config(ckpt, **overrides)
         trainer = cls(config)
         trainer.model.load_state_dict(ckpt["model"])
         trainer.optimizer.load_state_dict(ckpt["optimizer"])

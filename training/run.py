@@ -121,7 +121,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
     """
     from torch.utils.tensorboard import SummaryWriter
 
-    console = console or Console()
+    console = console or Console(soft_wrap=True)  # log lines stay whole in files
     run_dir = Path(run_dir)
     ckpt = run_dir / "checkpoint.pt"
     if resume:
@@ -145,10 +145,11 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
     started = time.time()
     last_eval: dict = {}
 
+    live = console.is_terminal  # a terminal gets a live bar; a log file plain lines
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[sps]:>8} steps/s"), TextColumn("return {task.fields[ret]}"),
-        TextColumn("{task.fields[ev]}"), TimeElapsedColumn(), console=console,
+        TextColumn("{task.fields[ev]}"), TimeElapsedColumn(), console=console, disable=not live,
     ) as progress:
         task = progress.add_task(f"PPO {config.game}", total=config.total_steps,
                                  completed=trainer.global_step, sps="-", ret="-", ev="")
@@ -178,10 +179,11 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                 write_config()  # the sized total_steps
             ret = format_returns(stats["returns"])
             progress.update(task, completed=step, sps=f"{stats['steps_per_s']:,.0f}", ret=ret, ev=ev)
-            if not console.is_terminal and (stats["update"] % 10 == 0 or "eval_mean" in stats):
-                # Logs to a file get a plain line now and then instead of a live bar.
-                console.print(f"update {stats['update']} step {step:,} "
-                              f"{stats['steps_per_s']:,.0f} steps/s return {ret} {ev}")
+            if not live:
+                total = progress.tasks[0].total
+                console.print(f"update {stats['update']} step {step:,} of {total:,.0f} "
+                              f"({100 * step / total:.0f} %) {stats['steps_per_s']:,.0f} steps/s "
+                              f"return {ret} {ev}".rstrip(), soft_wrap=True)
 
         stats = trainer.train(callback=on_update, evaluate=evaluate, checkpoint_path=ckpt,
                               time_budget_s=time_budget_s, log=console.print)

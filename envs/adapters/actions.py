@@ -1,6 +1,10 @@
-"""Checks shared by the adapters: action types and config values."""
+"""Checks shared by the adapters: action types, config values and reset options."""
 
 from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -29,19 +33,27 @@ def parse_action(action, num_actions: int) -> int:
 
 
 def check_illegal_config(illegal_action: str, illegal_penalty) -> float:
-    """Validate the ``illegal_action`` mode and return the penalty as a float."""
+    """Validate the ``illegal_action`` mode and return the penalty as a float.
+
+    The penalty is what the mover loses (and, in zero-sum games, the other seat wins), so it
+    must be a positive finite number.
+    """
     if illegal_action not in ILLEGAL_MODES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
-    if isinstance(illegal_penalty, bool) or not isinstance(illegal_penalty, (int, float, np.number)):
+    if isinstance(illegal_penalty, (bool, np.bool_)) or not isinstance(illegal_penalty, (int, float, np.number)):
         raise ValueError(f"illegal_penalty must be a number, got {illegal_penalty!r}")
-    return float(illegal_penalty)
+    penalty = float(illegal_penalty)
+    if not math.isfinite(penalty) or penalty <= 0:
+        raise ValueError(f"illegal_penalty must be a positive finite number, got {illegal_penalty!r}")
+    return penalty
 
 
 def check_render_mode(render_mode, supported=("ansi",)):
-    """Return ``render_mode``; an unsupported one only warns (as ``gymnasium.make`` does).
+    """``render_mode`` if supported; an unsupported one warns and is dropped (returns None).
 
     Tools such as stable-baselines3's ``make_vec_env`` pass ``render_mode="rgb_array"``
-    to every env; madang envs then simply render nothing (``render()`` returns None).
+    to every env; madang envs then simply render nothing: ``render()`` returns None,
+    also under ``gymnasium.make`` (whose checker accepts a ``render_mode`` of None).
     """
     if render_mode is not None and render_mode not in supported:
         import warnings
@@ -51,7 +63,32 @@ def check_render_mode(render_mode, supported=("ansi",)):
             "render() will return None",
             stacklevel=3,
         )
+        return None
     return render_mode
+
+
+def check_options(options) -> dict:
+    """Reset ``options`` as a dict (None gives ``{}``); anything but a mapping is a ``ValueError``."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ValueError(f"reset options must be a dict (or None), got {type(options).__name__} {options!r}")
+    return dict(options)
+
+
+def make_game(game_cls, game_config: dict, adapter_keys=()):
+    """``game_cls(**game_config)``, with unknown keywords a ``ValueError`` naming them.
+
+    ``adapter_keys`` are the adapter's own options, listed among the accepted ones.
+    """
+    params = [n for n, p in inspect.signature(game_cls.__init__).parameters.items()
+              if n != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    unknown = sorted(k for k in game_config if k not in params)
+    if unknown:
+        raise ValueError(
+            f"unknown {game_cls.name} config keyword(s) {unknown}; accepted: {sorted([*params, *adapter_keys])}"
+        )
+    return game_cls(**game_config)
 
 
 def illegal_loss_rewards(game, num_players: int, mover: int, penalty: float) -> np.ndarray:
@@ -61,3 +98,31 @@ def illegal_loss_rewards(game, num_players: int, mover: int, penalty: float) -> 
         r[:] = penalty
     r[mover] = -penalty
     return r
+
+
+def forfeit_message(seat: int) -> str:
+    """How the adapters say that ``seat`` lost the game by an illegal action ("lose" mode)."""
+    return f"seat {seat} forfeited the game by an illegal action (illegal_action='lose')"
+
+
+def position_of(game, state, forfeited_by: int | None) -> dict:
+    """An adapter's ``to_position()``: ``ValueError`` before ``reset`` and after a forfeit.
+
+    A game lost by an illegal action ended outside the rules, so no position describes it.
+    """
+    if state is None:
+        raise ValueError("call reset() before to_position()")
+    if forfeited_by is not None:
+        raise ValueError(forfeit_message(forfeited_by) + "; a forfeited game has no position")
+    return game.to_position(state, 0)
+
+
+def render_of(game, state, render_mode, forfeited_by: int | None, seat: int | None = None):
+    """An adapter's ``render()``: in ``"ansi"`` mode the game's text as ``seat`` sees it (default:
+    the seat to move), noting a forfeit; otherwise None."""
+    if render_mode != "ansi" or state is None:
+        return None
+    text = game.render_text(state, 0, seat=seat)
+    if forfeited_by is not None:
+        text += f"\n(game over: {forfeit_message(forfeited_by)})"
+    return text

@@ -15,14 +15,20 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..core.game import Game
-from .actions import check_illegal_config, check_render_mode, illegal_loss_rewards, parse_action
+from .actions import (
+    check_illegal_config, check_options, check_render_mode, illegal_loss_rewards, make_game, parse_action,
+    position_of, render_of,
+)
+
+ADAPTER_KEYS = ("illegal_action", "illegal_penalty", "render_mode")
 
 
 class MadangAECEnv(AECEnv):
     """All seats of one madang game as PettingZoo agents (the core at batch size 1).
 
     Config: ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
-    ``render_mode`` (``"ansi"`` renders text; others warn and render nothing); everything
+    ``render_mode`` (``"ansi"`` renders the table as the seat to move sees it; others warn
+    and render nothing); everything
     else goes to the game's rules.
     At the end of a game every agent's ``info`` carries the result fields.
     """
@@ -39,7 +45,7 @@ class MadangAECEnv(AECEnv):
         **game_config,
     ):
         super().__init__()
-        self.game = game_cls(**game_config)
+        self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
         self.metadata = dict(self.metadata, name=f"madang_{self.game.name}_v0")
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = illegal_action
@@ -56,6 +62,8 @@ class MadangAECEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(A) for a in self.possible_agents}
         self.state = None
+        self._mask = np.zeros(A, dtype=bool)  # legal actions of the seat to move in ``state``
+        self._forfeited_by: int | None = None  # seat that lost by an illegal action ("lose" mode)
         self._np_random = np.random.default_rng()
 
     def observation_space(self, agent):
@@ -66,7 +74,8 @@ class MadangAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.state, reset_info = self.game.new_episode(options or {}, seed, self.state)
+        self.state, reset_info = self.game.new_episode(check_options(options), seed, self.state)
+        self._forfeited_by = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -74,16 +83,19 @@ class MadangAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: dict(reset_info) for a in self.agents}
         self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
+        self._mask = self.game.legal_mask(self.state)[0]  # all False once done
         if self.state.done[0]:  # a deal that ended before any decision
             self._finish(np.asarray(self.game.final_rewards(self.state, 0), dtype=np.float32),
                          self.game.result(self.state, 0))
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
-        obs = self.game.observe(self.state, np.array([seat]))[0].copy()
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        state = self.state
+        obs = self.game.observe(state, None if seat == state.to_move[0] else np.array([seat]))[0]
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self.game.legal_mask(self.state)[0].astype(np.int8)
+            mask = self._mask.astype(np.int8)
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):
@@ -92,7 +104,7 @@ class MadangAECEnv(AECEnv):
             return self._was_dead_step(action)
         a = parse_action(action, self.game.num_actions)
         seat = self.agent_name_mapping[agent]
-        mask = self.game.legal_mask(self.state)[0]
+        mask = self._mask  # the legal actions of the seat to move in this state
         self._cumulative_rewards[agent] = 0.0
         if not mask[a]:
             if self.illegal_action == "raise":
@@ -103,9 +115,11 @@ class MadangAECEnv(AECEnv):
                 )
             rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
             result = {"reason": "illegal", **self.game.forfeit_result(self.state, 0, seat, self.illegal_penalty)}
+            self._forfeited_by = seat
             self._finish(rewards, result)
             return
-        rewards = self.game.step(self.state, np.array([a]))[0]
+        rewards = self.game.step(self.state, np.array([a]), check=False)[0]  # checked above
+        self._mask = self.game.legal_mask(self.state)[0]
         if self.state.done[0]:
             self._finish(rewards, self.game.result(self.state, 0))
             return
@@ -121,15 +135,11 @@ class MadangAECEnv(AECEnv):
             self.infos[ag] = dict(self.infos[ag], **result)
 
     def to_position(self) -> dict:
-        """The current position dict (game spec)."""
-        if self.state is None:
-            raise ValueError("call reset() before to_position()")
-        return self.game.to_position(self.state, 0)
+        """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""
+        return position_of(self.game, self.state, self._forfeited_by)
 
     def render(self):
-        if self.render_mode == "ansi" and self.state is not None:
-            return self.game.render_text(self.state, 0)
-        return None
+        return render_of(self.game, self.state, self.render_mode, self._forfeited_by)  # the mover's view
 
     def close(self):
         pass

@@ -7,7 +7,8 @@ own seed and on how many values it has drawn, never on the batch it sits in.
 That is what makes batch size 1 and batch size N bit-identical.
 
 All functions here are vectorized over the batch and cheap (a handful of
-uint64 numpy operations per draw).
+uint64 numpy operations per draw).  The compiled rules draw the same values with the
+scalar functions of :mod:`envs.core.kernels`.
 """
 
 from __future__ import annotations
@@ -30,16 +31,53 @@ def _mix(z: np.ndarray) -> np.ndarray:
     return z ^ (z >> _S31)
 
 
-def keys_from_seeds(seeds) -> np.ndarray:
-    """Map integer seeds (any shape) to well-spread uint64 stream keys.
+SEED_MODULUS = 2**64
+"""Seeds are integers reduced modulo 2**64 (the width of a stream key), in every API."""
 
-    Seeds may be any Python or numpy integers; they are reduced modulo 2**64.
-    Adjacent seeds give unrelated streams.
+
+def normalize_seed(seed) -> int:
+    """``seed`` reduced modulo 2**64, as a Python int in ``0 .. 2**64 - 1``.
+
+    Accepts Python and numpy integers (negative and big ones too); bools, floats, strings
+    and anything else raise ``ValueError``.  This is the one seed rule of every madang API
+    (the batched core, the single, vector and PettingZoo envs).
     """
-    arr = np.asarray(seeds)
-    if arr.dtype == object or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(f"seeds must be integers, got dtype {arr.dtype}")
-    as_u64 = (arr.astype(np.int64) if arr.dtype.kind == "i" else arr).astype(np.uint64)
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"a seed must be an int, got {type(seed).__name__} {seed!r}")
+    return int(seed) % SEED_MODULUS
+
+
+def seed_array(seeds) -> np.ndarray:
+    """A 1-d sequence (or array) of seeds as a uint64 array, each reduced by :func:`normalize_seed`."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype != object:
+        if seeds.ndim != 1:
+            raise ValueError(f"seeds must be a 1-d sequence of ints, got shape {seeds.shape}")
+        if seeds.size == 0:
+            return np.zeros(0, dtype=np.uint64)
+        if seeds.dtype == bool or not np.issubdtype(seeds.dtype, np.integer):
+            raise ValueError(f"seeds must be integers, got dtype {seeds.dtype}")
+        return seeds.astype(np.int64).astype(np.uint64) if seeds.dtype.kind == "i" else seeds.astype(np.uint64)
+    if isinstance(seeds, (int, np.integer, bool, np.bool_, str, bytes)) or not hasattr(seeds, "__len__"):
+        raise ValueError(f"seeds must be a 1-d sequence of ints, got {type(seeds).__name__} {seeds!r}")
+    items = list(seeds.tolist() if isinstance(seeds, np.ndarray) else seeds)
+    if any(isinstance(s, (list, tuple, np.ndarray)) for s in items):
+        raise ValueError("seeds must be a 1-d sequence of ints, got nested sequences")
+    return np.array([normalize_seed(s) for s in items], dtype=np.uint64)
+
+
+def seed_range(seed, n: int) -> np.ndarray:
+    """The ``n`` seeds ``seed, seed + 1, ...`` reduced modulo 2**64 (uint64; wraps around)."""
+    base = np.uint64(normalize_seed(seed))
+    with np.errstate(over="ignore"):
+        return base + np.arange(n, dtype=np.uint64)
+
+
+def keys_from_seeds(seeds) -> np.ndarray:
+    """Map a 1-d sequence of integer seeds to well-spread uint64 stream keys.
+
+    Seeds are reduced modulo 2**64 (:func:`seed_array`); adjacent seeds give unrelated streams.
+    """
+    as_u64 = seed_array(seeds)
     return _mix(as_u64 * _GAMMA + _GAMMA)
 
 
@@ -77,8 +115,8 @@ def seed_from_entropy() -> int:
 
 
 def resolve_seed(seed: int | None) -> int:
-    """``seed`` itself, or a fresh one from the operating system's entropy when it is None."""
-    return seed_from_entropy() if seed is None else seed
+    """``seed`` reduced by :func:`normalize_seed`, or a fresh one from the OS entropy when None."""
+    return seed_from_entropy() if seed is None else normalize_seed(seed)
 
 
 def draw_index(key: np.ndarray, counter: np.ndarray, high: int) -> np.ndarray:

@@ -1,8 +1,10 @@
-"""Uniform sampling of legal actions from batched masks (vectorized)."""
+"""Uniform sampling of legal actions from batched masks (the loops compiled in :mod:`.kernels`)."""
 
 from __future__ import annotations
 
 import numpy as np
+
+from .kernels import accept_candidates, pick_nth_legal
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> np.ndarray:
@@ -22,19 +24,11 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> 
     for _ in range(tries):
         if todo.size == 0:
             return actions
-        cand = rng.integers(0, A, size=todo.size)
-        ok = mask[todo, cand]
-        actions[todo[ok]] = cand[ok]
-        todo = todo[~ok]
-        if 2 * todo.size > ok.size:  # sparse masks: more rejection rounds would mostly miss
+        n = todo.size
+        todo = accept_candidates(mask, todo, rng.integers(0, A, size=n), actions)
+        if 2 * todo.size > n:  # sparse masks: more rejection rounds would mostly miss
             break
     if todo.size:
-        # The r-th legal action of each row, read from the flat list of legal positions.
-        n = todo.size
-        flat = np.flatnonzero(mask[todo])
-        starts = np.searchsorted(flat, np.arange(n + 1) * A)
-        k = np.diff(starts)
-        r = (rng.random(n) * k).astype(np.int64)
-        live = np.flatnonzero(k > 0)
-        actions[todo[live]] = flat[starts[live] + r[live]] - live * A
+        # The r-th legal action of each row left, r uniform below its number of legal actions.
+        pick_nth_legal(mask, todo, rng.random(todo.size), actions)
     return actions

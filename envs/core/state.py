@@ -6,6 +6,8 @@ import dataclasses
 
 import numpy as np
 
+from . import rng
+
 
 @dataclasses.dataclass
 class BatchState:
@@ -34,6 +36,26 @@ class BatchState:
     def copy(self):
         """A deep copy (no array is shared with ``self``)."""
         return type(self)(**{k: v.copy() for k, v in self._arrays().items()})
+
+    def clone(self, seeds):
+        """Copies of every game, each with its own fresh random stream.
+
+        ``seeds`` is (B, k) ints (or (B,) for one copy each): copy ``j`` of game ``i`` is game
+        ``i k + j`` of the result, equal to game ``i`` except that its stream restarts from
+        ``seeds[i, j]`` (:func:`envs.core.rng.keys_from_seeds`, counter 0).  Unlike
+        :meth:`copy`, whose games reroll exactly as their sources do, copies with different
+        seeds draw independent dice, shuffles and redeals from here on.
+        """
+        seeds = np.asarray(seeds)
+        B = self.batch_size
+        if seeds.ndim == 1:
+            seeds = seeds[:, None]
+        if seeds.ndim != 2 or seeds.shape[0] != B:
+            raise ValueError(f"seeds must have shape ({B}, k) or ({B},), got {seeds.shape}")
+        out = self.take(np.repeat(np.arange(B), seeds.shape[1]))
+        out.rng_key[:] = rng.keys_from_seeds(seeds.reshape(-1))
+        out.rng_counter[:] = 0
+        return out
 
     def take(self, index):
         """A new state holding the games ``index`` (int array, slice or bool mask); copies."""

@@ -5,7 +5,7 @@ Public names: :class:`GoStop` (batched rules), :func:`combination_score` (spec Â
 (the PettingZoo AEC constructor).
 """
 
-from .actions import CHOOSE_START, GO, NUM_ACTIONS, PLAY_START, STOP
+from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, PLAY_START, STOP
 from .observation import OBS_SIZE, OBS_SLICES
 from .rules import GoStop
 from .scoring import combination_score, stop_settlement
@@ -20,6 +20,6 @@ def env(**config):
 
 
 __all__ = [
-    "CHOOSE_START", "GO", "NUM_ACTIONS", "OBS_SIZE", "OBS_SLICES", "PLAY_START", "STOP",
+    "ACTION_SLICES", "CHOOSE_START", "GO", "NUM_ACTIONS", "OBS_SIZE", "OBS_SLICES", "PLAY_START", "STOP",
     "GoStop", "GoStopState", "combination_score", "env", "stop_settlement",
 ]

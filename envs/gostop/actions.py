@@ -12,3 +12,10 @@ CHOOSE_START = 48
 GO = 96
 STOP = 97
 NUM_ACTIONS = 98
+ACTION_SLICES = {
+    "play": slice(PLAY_START, CHOOSE_START),
+    "choose": slice(CHOOSE_START, GO),
+    "go": slice(GO, GO + 1),
+    "stop": slice(STOP, STOP + 1),
+}
+"""The action layout as named slices of the flat action ids (tile 0..NUM_ACTIONS exactly)."""

@@ -141,6 +141,13 @@ def month_counts(x: np.ndarray) -> np.ndarray:
     return popcount(x[..., None] & MONTH_MASKS).astype(np.int64)
 
 
+def lowest_card(bits: np.ndarray) -> np.ndarray:
+    """(B,) int64 id of the lowest card of each set, -1 for an empty set."""
+    bits = np.asarray(bits, dtype=np.uint64)
+    low = bits & (~bits + U64(1))  # the lowest set bit alone (exact as a float: below 2**48)
+    return np.where(bits != 0, np.frexp(low.astype(np.float64))[1] - 1, -1).astype(np.int64)
+
+
 def unpack(bits: np.ndarray) -> np.ndarray:
     """(B, 48) bool membership of (B,) card sets."""
     bits = np.ascontiguousarray(bits, dtype="<u8")

@@ -11,7 +11,8 @@ Import rejects, with a ``ValueError`` naming the problem: a missing or unknown k
 of the wrong length, card ids that are not ints in 0..47 or appear twice, a month with more
 than 3 layout cards, a ``ppuk_owner`` month without exactly 3 layout cards or with an owner
 other than 0/1, ``to_move`` not 0/1 or (without a result) a ``to_move`` seat with no card,
-``go_count`` / ``go_score`` outside 0..1000, a ``go_score`` other than 0 with ``go_count`` 0,
+a negative ``go_count``, a seat's ``go_count`` plus the cards in its hand above
+:data:`GO_BUDGET`, a ``go_score`` outside 0..1000 or other than 0 with ``go_count`` 0,
 ``ppuk_count`` outside 0..2 (0..3 in a finished position), and a malformed result.  Cards
 listed nowhere go to the bottom of the stock in ascending id order.  Positions never run the
 setup checks (no redeal or chongtong on loading).
@@ -25,12 +26,12 @@ import numpy as np
 
 from ..core.validate import require_int, require_list
 from . import cards as C
-from .scoring import scores
+from .scoring import GO_BUDGET, scores
 from .state import OVER, PHASE_NAMES, PLAY, REASONS, GoStopState, empty_state
 
 KEYS = ("to_move", "hands", "layout", "ppuk_owner", "stock", "captured", "go_count", "go_score",
         "ppuk_count")
-MAX_GO = 1000  # our bound on loaded go counts and go scores (keeps payouts finite)
+MAX_GO_SCORE = 1000  # our bound on loaded go scores (combination scores stay far below it)
 
 
 def to_position(state: GoStopState, index: int) -> dict:
@@ -84,7 +85,7 @@ def _pair(pos, key: str, low: int, high: int) -> list[int]:
     return [require_int(v, f"{key}[{s}]", low, high) for s, v in enumerate(vals)]
 
 
-def _result(value) -> tuple[int, float, int]:
+def _result(value) -> tuple[int, int, int]:
     if not isinstance(value, Mapping):
         raise ValueError(f"result must be a dict, got {type(value).__name__}")
     keys = {"winner", "payout", "reason"}
@@ -98,9 +99,9 @@ def _result(value) -> tuple[int, float, int]:
     if reason == "nagari":
         if winner is not None or payout != 0:
             raise ValueError("a nagari result has winner None and payout 0")
-        return -1, 0.0, REASONS.index(reason)
+        return -1, 0, REASONS.index(reason)
     winner = require_int(winner, "result winner", 0, 1)
-    return winner, float(payout), REASONS.index(reason)
+    return winner, payout, REASONS.index(reason)
 
 
 def from_position(pos, key: np.ndarray) -> GoStopState:
@@ -145,9 +146,14 @@ def from_position(pos, key: np.ndarray) -> GoStopState:
             raise ValueError(
                 f"ppuk_owner month {month} must hold exactly 3 layout cards, it holds {per_month[month - 1]}"
             )
-    go_count = _pair(pos, "go_count", 0, MAX_GO)
-    go_score = _pair(pos, "go_score", 0, MAX_GO)
+    go_count = _pair(pos, "go_count", 0, GO_BUDGET)
+    go_score = _pair(pos, "go_score", 0, MAX_GO_SCORE)
     for s in range(2):
+        if go_count[s] + len(hands[s]) > GO_BUDGET:
+            raise ValueError(
+                f"go_count[{s}] = {go_count[s]} with {len(hands[s])} cards in hand exceeds our bound: "
+                f"go_count plus hand size at most {GO_BUDGET}"
+            )
         if go_count[s] == 0 and go_score[s] != 0:
             raise ValueError(f"go_score[{s}] must be 0 when go_count[{s}] is 0, got {go_score[s]}")
     ppuk_count = _pair(pos, "ppuk_count", 0, 3 if finished else 2)

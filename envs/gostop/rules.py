@@ -31,8 +31,9 @@ from ..core import rng
 from ..core.game import Game
 from . import cards as C
 from . import deal as D
-from . import observation, position, text, turn
-from .actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
+from . import determinize, observation, position, text, turn, view
+from .actions import ACTION_SLICES, CHOOSE_START, GO, NUM_ACTIONS, STOP
+from .scoring import CHONGTONG_PAYOUT
 from .state import GO_STOP, HAND_CHOICE, PHASE_NAMES, PLAY, STOCK_CHOICE, GoStopState, flat
 
 
@@ -44,10 +45,12 @@ class GoStop(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 2, 2
     zero_sum = True
     reward_modes = ("payout",)
     default_learner_seat = None  # the single-agent env draws the learner's seat per deal
+    view_module = view
 
     def __init__(self, num_players: int = 2, reward: str | None = None):
         super().__init__(num_players=num_players, reward=reward)
@@ -134,32 +137,43 @@ class GoStop(Game):
 
     # ----------------------------------------------------------------- step
     def _apply(self, state, actions):
-        B = state.batch_size
-        rewards = np.zeros((B, 2), dtype=np.float32)
-        ph = state.phase
-        groups = [np.flatnonzero(ph == k) for k in (PLAY, HAND_CHOICE, STOCK_CHOICE, GO_STOP)]
-        r_play, r_hand, r_stock, r_gs = groups
-        to_flip = turn.play(state, r_play, actions[r_play])
+        return self._apply_rows(state, np.arange(state.batch_size), actions)
+
+    def _apply_rows(self, state, rows, actions):
+        # The turn stages work on row sets, so a subset of games is stepped in place.
+        rewards = np.zeros((state.batch_size, 2), dtype=np.float32)
+        ph = state.phase[rows]
+        r_play, r_hand, r_stock, r_gs = (
+            rows[ph == k] for k in (PLAY, HAND_CHOICE, STOCK_CHOICE, GO_STOP)
+        )
+        a_play, a_hand, a_stock, a_gs = (
+            actions[ph == k] for k in (PLAY, HAND_CHOICE, STOCK_CHOICE, GO_STOP)
+        )
+        to_flip = turn.play(state, r_play, a_play)
         if r_hand.size:
-            to_flip = np.concatenate([to_flip, turn.hand_choice(state, r_hand, actions[r_hand] - CHOOSE_START)])
+            to_flip = np.concatenate([to_flip, turn.hand_choice(state, r_hand, a_hand - CHOOSE_START)])
         to_resolve = turn.flip(state, to_flip)
         picks = np.full(to_resolve.size, -1, np.int64)
         if r_stock.size:
             to_resolve = np.concatenate([to_resolve, r_stock])
-            picks = np.concatenate([picks, actions[r_stock] - CHOOSE_START])
+            picks = np.concatenate([picks, a_stock - CHOOSE_START])
         to_stop, to_end = turn.resolve(state, to_resolve, picks, rewards)
         if r_gs.size:
-            going = actions[r_gs] == GO
+            going = a_gs == GO
             to_end = np.concatenate([to_end, turn.go(state, r_gs[going])])
             to_stop = np.concatenate([to_stop, r_gs[~going]])
         turn.stop(state, to_stop, rewards)
         turn.end_turn(state, to_end, rewards)
-        return rewards
+        return rewards[rows]
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
-        return observation.encode(state, np.asarray(seats, dtype=np.int64) % 2)
+        return observation.encode(state, self.observer_seats(state, seats))
+
+    def _sample_states(self, observations, seeds):
+        """Deal the unseen cards at random (:func:`.determinize.sample_states`)."""
+        key = rng.keys_from_seeds(seeds.reshape(-1))
+        return determinize.sample_states(observations, key, np.zeros(key.shape[0], np.uint64))
 
     # ------------------------------------------------------- positions etc.
     def to_position(self, state, index=0):
@@ -191,6 +205,11 @@ class GoStop(Game):
             raise ValueError(f"game {index} is not over")
         return position.result_of(state, index)
 
+    def skipped_results(self, state, index=0):
+        """The chongtong deals that the (re)deal of slot ``index`` settled and dealt again."""
+        return [{"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"}
+                for seat in range(2) for _ in range(int(state.skipped[index, seat]))]
+
     def final_rewards(self, state, index=0):
         r = np.zeros(2, dtype=np.float32)
         w = int(state.winner[index])
@@ -204,9 +223,6 @@ class GoStop(Game):
 
     def describe_action(self, action):
         return text.describe_action(action)
-
-    def render_text(self, state, index=0):
-        return text.render(state, index)
 
 
 def _seat(value, name: str) -> int:

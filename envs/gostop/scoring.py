@@ -11,12 +11,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..core.validate import require_int
 from . import cards as C
 from .cards import U64, popcount
 
 CHONGTONG_PAYOUT = 5
 THREE_PPUK_PAYOUT = 5
 GO_THRESHOLD = 7
+GO_BUDGET = 48
+"""Our bound on a seat's ``go_count`` plus the cards in its hand (positions and
+:func:`stop_settlement` check it).  Every Go follows a turn that played a hand card, so
+play never raises the sum: whatever the engine reaches loads again, and payouts stay
+exact integers (below 2**56)."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -154,9 +160,9 @@ def protective_units(captured) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Settlement:
-    """A Stop payout (§9) and its parts (arrays of one shape)."""
+    """A Stop payout (§9) and its parts (int64 / bool arrays of one shape; exact integers)."""
 
-    payout: np.ndarray  # float64: exact below 2**53
+    payout: np.ndarray
     base: np.ndarray
     value: np.ndarray
     gwang_bak: np.ndarray
@@ -165,28 +171,37 @@ class Settlement:
 
 
 def settle(winner_captured, loser_captured, go_count) -> Settlement:
-    """Stop settlement of §9.1-9.2 for uint64 card sets and the winner's Go count."""
+    """Stop settlement of §9.1-9.2 for uint64 card sets and the winner's Go count.
+
+    Integer arithmetic throughout; exact for Go counts up to
+    :data:`GO_BUDGET` (what positions and play can reach).
+    """
     w = breakdown(winner_captured)
     lose = np.asarray(loser_captured, dtype=np.uint64)
     g = np.asarray(go_count, dtype=np.int64)
     base = w.score.astype(np.int64)
-    value = np.where(g <= 2, base + g, base * np.exp2(np.maximum(g - 2, 0)))
+    value = np.where(g <= 2, base + g, base << np.maximum(g - 2, 0))
     gwang = (w.bright_pts > 0) & ((lose & C.M_BRIGHTS) == 0)
     meong = w.animals >= 7
     pi = (w.junk_pts > 0) & (protective_units(lose) < 5)
     baks = gwang.astype(np.int64) + meong + pi
     return Settlement(
-        payout=value * np.exp2(baks), base=base, value=value.astype(np.float64),
+        payout=value << baks, base=base, value=value,
         gwang_bak=gwang, meong_bak=meong, pi_bak=pi,
     )
 
 
 def stop_settlement(winner_ids, loser_ids, go_count: int) -> dict:
-    """Plain-Python Stop settlement: ``{"payout", "base", "value", "gwang_bak", "meong_bak", "pi_bak"}``."""
+    """Plain-Python Stop settlement: ``{"payout", "base", "value", "gwang_bak", "meong_bak", "pi_bak"}``.
+
+    ``go_count`` is an int in ``0..GO_BUDGET`` (48, the bound positions accept); anything
+    else raises ``ValueError``.
+    """
+    g = require_int(go_count, "go_count", 0, GO_BUDGET)
     s = settle(
         np.array([_as_mask(winner_ids, "winner_ids")], dtype=np.uint64),
         np.array([_as_mask(loser_ids, "loser_ids")], dtype=np.uint64),
-        np.array([go_count]),
+        np.array([g]),
     )
     return {
         "payout": int(s.payout[0]), "base": int(s.base[0]), "value": int(s.value[0]),

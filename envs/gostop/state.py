@@ -32,7 +32,7 @@ class GoStopState(BatchState):
     * ``phase`` (B,) int8: the pending decision (PLAY .. GO_STOP, OVER once done);
     * ``played``, ``hand_pick``, ``flipped`` (B,) int8: this turn's hand card, its chosen
       layout card, the flipped stock card (-1 when none);
-    * ``winner`` (B,) int8 (-1 for none), ``payout`` (B,) float64, ``reason`` (B,) int8 (``REASONS``);
+    * ``winner`` (B,) int8 (-1 for none), ``payout`` (B,) int64, ``reason`` (B,) int8 (``REASONS``);
     * ``redeals`` (B,) int16 and ``skipped`` (B, 2) int16: the redeals, and the deals decided
       before any decision (chongtong; won by each seat), that ``reset`` went through to
       reach this deal.
@@ -99,7 +99,7 @@ def empty_state(batch: int) -> GoStopState:
         hand_pick=np.full(B, -1, np.int8),
         flipped=np.full(B, -1, np.int8),
         winner=np.full(B, -1, np.int8),
-        payout=np.zeros(B, np.float64),
+        payout=np.zeros(B, np.int64),
         reason=np.zeros(B, np.int8),
         redeals=np.zeros(B, np.int16),
         skipped=np.zeros((B, 2), np.int16),

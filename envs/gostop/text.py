@@ -1,10 +1,46 @@
-"""Human-readable names of Go-Stop actions and a text picture of a deal."""
+"""Human-readable names of Go-Stop cards and actions (English, with the Korean month flowers)."""
 
 from __future__ import annotations
 
 from . import cards as C
 from .actions import CHOOSE_START, GO, PLAY_START, STOP
-from .state import PHASE_NAMES
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+MONTH_FLOWERS = ("pine", "plum", "cherry", "wisteria", "iris", "peony", "bush clover", "pampas",
+                 "chrysanthemum", "maple", "paulownia", "rain")
+MONTH_FLOWERS_KO = ("송학", "매조", "벚꽃", "흑싸리", "난초", "모란", "홍싸리", "공산", "국화", "단풍",
+                    "오동", "비")
+"""The month's picture in English and its Korean name (spec §2)."""
+SETS = ((C.GODORI, "godori"), (C.HONGDAN, "hongdan"), (C.CHEONGDAN, "cheongdan"),
+        (C.CHODAN, "chodan"))
+
+
+def card_kind(card: int) -> str:
+    """The card's kind for people: ``bright``, ``animal``, ``animal/cup`` (Sep cup), ``ribbon``,
+    ``double junk`` or ``junk``."""
+    return "animal/cup" if card == C.CUP else C.KIND_NAMES[C.KIND[card]]
+
+
+def card_label(card: int) -> str:
+    """``"Mar ★ bright"``-style label: month, a star for brights, and the kind."""
+    star = "★ " if C.KIND[card] == C.BRIGHT else ""
+    return f"{MONTHS[card // 4]} {star}{card_kind(card)}"
+
+
+def card_picture(card: int) -> str:
+    """What the card shows and the set it counts towards (``"warbler, godori"``), or ``""``."""
+    picture = C.CARD_NAMES[card].split(" ", 1)[1]
+    if card == C.CUP:
+        return "sake cup, animal or 2 junk"
+    parts = [] if picture in ("junk", "double junk") else [picture]
+    parts += [name for members, name in SETS if card in members]
+    return ", ".join(parts)
+
+
+def card_text(card: int) -> str:
+    """``"Mar ★ bright (curtain)"``: the label with the picture, for move lists and logs."""
+    picture = card_picture(card)
+    return f"{card_label(card)} ({picture})" if picture else card_label(card)
 
 
 def card_name(card: int) -> str:
@@ -24,34 +60,3 @@ def describe_action(action: int) -> str:
     if a == STOP:
         return "stop"
     return f"out-of-range action {a}"
-
-
-def _cards(ids) -> str:
-    return " ".join(str(c) for c in ids) or "-"
-
-
-def render(state, i: int) -> str:
-    """A multi-line text picture of game ``i`` (every card shown: an analysis view)."""
-    lines = []
-    for s in range(2):
-        mark = "*" if state.to_move[i] == s and not state.done[i] else " "
-        lines.append(
-            f"{mark}seat {s}: hand [{_cards(C.ids_of(state.hands[i, s]))}]  "
-            f"captured [{_cards(C.ids_of(state.captured[i, s]))}]  "
-            f"go {state.go_count[i, s]} (at {state.go_score[i, s]})  ppuk {state.ppuk_count[i, s]}"
-        )
-    piles = {m + 1: int(o) for m, o in enumerate(state.ppuk_owner[i]) if o >= 0}
-    lines.append(f" layout [{_cards(C.ids_of(state.layout[i]))}]  ppuk stacks {piles or '-'}")
-    lines.append(f" stock {int(state.stock_end[i]) - int(state.stock_top[i])} cards")
-    if state.done[i]:
-        from .position import result_of
-
-        lines.append(f" result {result_of(state, i)}")
-    else:
-        extra = ""
-        if state.played[i] >= 0:
-            extra += f"  played {card_name(int(state.played[i]))}"
-        if state.flipped[i] >= 0:
-            extra += f"  flipped {card_name(int(state.flipped[i]))}"
-        lines.append(f" pending {PHASE_NAMES[state.phase[i]]}{extra}")
-    return "\n".join(lines)

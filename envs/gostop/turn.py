@@ -132,7 +132,7 @@ def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray):
     ppuk_count[me] += ppuk
     three = ppuk & (ppuk_count[me] >= 3)
     if three.any():
-        _finish(state, r[three], p[three], np.full(int(three.sum()), THREE_PPUK_PAYOUT, np.float64),
+        _finish(state, r[three], p[three], np.full(int(three.sum()), THREE_PPUK_PAYOUT, np.int64),
                 THREE_PPUK, rewards)
     live = ~three
     r, me, last = r[live], me[live], last[live]
@@ -174,7 +174,7 @@ def end_turn(state, r: np.ndarray, rewards: np.ndarray) -> None:
     state.phase[r] = PLAY
     ended = r[both_empty]
     if ended.size:
-        _finish(state, ended, np.full(ended.size, -1), np.zeros(ended.size), NAGARI, rewards)
+        _finish(state, ended, np.full(ended.size, -1), np.zeros(ended.size, np.int64), NAGARI, rewards)
 
 
 def _finish(state, r, winner, payout, reason: int, rewards: np.ndarray) -> None:

@@ -6,7 +6,7 @@ the observation slices, and :func:`env` (the PettingZoo AEC constructor).
 """
 
 from .actions import (
-    BUY_START, DECLINE, DOWN_START, NUM_ACTIONS, REROLL_START, SECOND_START, STOP, TAKE,
+    ACTION_SLICES, BUY_START, DECLINE, DOWN_START, NUM_ACTIONS, REROLL_START, SECOND_START, STOP, TAKE,
     TOKEN_REROLL_START, UP_START,
 )
 from .hands import (
@@ -29,7 +29,7 @@ def env(**config):
 
 
 __all__ = [
-    "BUY_START", "DECLINE", "DOWN_START", "HAND_COUNTS", "HAND_IDS", "HAND_NAMES", "HAND_PROBS",
+    "ACTION_SLICES", "BUY_START", "DECLINE", "DOWN_START", "HAND_COUNTS", "HAND_IDS", "HAND_NAMES", "HAND_PROBS",
     "HAND_RANKS", "HAND_SCORES", "NUM_ACTIONS", "OBS_SIZE", "OBS_SLICES", "RANK_BASES", "RANK_NAMES",
     "REROLL_START", "RainbowDice", "RainbowState", "SECOND_START", "STOP", "TAKE",
     "TOKEN_REROLL_START", "UP_START", "env", "final_score", "satisfied_hands", "score_breakdown",

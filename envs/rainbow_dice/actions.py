@@ -26,6 +26,18 @@ TAKE = BUY_START + NUM_HANDS  # 113
 SECOND_START = TAKE + 1  # 114
 DECLINE = SECOND_START + NUM_HANDS  # 144
 NUM_ACTIONS = DECLINE + 1  # 145
+ACTION_SLICES = {
+    "free_reroll": slice(REROLL_START, UP_START),
+    "adjust_up": slice(UP_START, DOWN_START),
+    "adjust_down": slice(DOWN_START, TOKEN_REROLL_START),
+    "token_reroll": slice(TOKEN_REROLL_START, STOP),
+    "stop": slice(STOP, STOP + 1),
+    "buy": slice(BUY_START, TAKE),
+    "take_tokens": slice(TAKE, TAKE + 1),
+    "second_card": slice(SECOND_START, DECLINE),
+    "decline": slice(DECLINE, NUM_ACTIONS),
+}
+"""The action layout as named slices of the flat action ids (tile 0..NUM_ACTIONS exactly)."""
 
 SECOND_CARD_PRICE = 3
 ALL_DICE_MASK = (1 << NUM_DICE) - 1

@@ -135,7 +135,7 @@ def encode(code, phase, free_rerolls, die_actions, round_, supply, tokens, score
         tok = tokens.reshape(B * P).take(rel).reshape(B, P)
         sc = scores.reshape(B * P).take(rel).reshape(B, P)
         cd = cards.reshape(B * P, NUM_HANDS).take(rel, axis=0).reshape(B, P, NUM_HANDS)
-        rk = rank_cards.reshape(B * P, -1).take(rel, axis=0).reshape(B, P, -1)
+        rk = rank_cards.reshape(B * P, NUM_RANKS).take(rel, axis=0).reshape(B, P, NUM_RANKS)
     # Raw supply and seat values in one contiguous buffer, then one clip-and-scale pass into obs.
     raw = np.empty((B, NUM_HANDS + P * SEAT_BLOCK), dtype=np.float32)
     raw[:, :NUM_HANDS] = supply
@@ -183,3 +183,41 @@ def decode(obs: np.ndarray) -> dict[str, np.ndarray]:
         "supply": np.rint(obs[:, OBS_SLICES["supply"]] * COUNT_SCALE).astype(np.int64),
         "num_players": (seats[:, :, SEAT_PRESENT] > 0.5).sum(axis=1).astype(np.int64),
     }
+
+
+def position_of(observation: np.ndarray, num_players: int, copies_per_hand: int | None) -> tuple[dict, int]:
+    """The position dict one (OBS_SIZE,) observation of the seat to move shows, and that seat.
+
+    Exact up to the observation's clip points (40 tokens and 10 copies of a hand per seat;
+    with more than 10 copies per hand a clipped supply is recovered from the cards held).
+    The observation does not say which seat number the observer has; with two or more
+    players it is placed at seat 0, so the round ends and the game ends as if the observer
+    were the first seat of the round.  ``ValueError`` when the present seats differ from
+    ``num_players``.
+    """
+    obs = np.asarray(observation, dtype=np.float32)
+    blocks = obs[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
+    present = int((blocks[:, SEAT_PRESENT] > 0.5).sum())
+    if present != num_players:
+        raise ValueError(f"the observation shows {present} seats, the game has {num_players}")
+    blocks = blocks[:num_players]
+    d = decode(obs[None])
+    cards = np.rint(blocks[:, SEAT_CARDS] * COUNT_SCALE).astype(np.int64)
+    if copies_per_hand is None:
+        supply = None
+    else:
+        seen = d["supply"][0]
+        supply = np.where(seen < COUNT_SCALE, seen, copies_per_hand - cards.sum(axis=0)).tolist()
+    phase = int(d["phase"][0])
+    pos = {
+        "round": int(d["round"][0]),
+        "to_move": 0,
+        "phase": ("rolling", "final", "second_card", "game_over")[phase],
+        "dice": d["dice"][0].tolist(),
+        "free_rerolls_left": int(d["free_rerolls"][0]),
+        "die_actions_used": int(d["die_actions"][0]),
+        "tokens": np.rint(blocks[:, SEAT_TOKENS] * TOKEN_SCALE).astype(np.int64).tolist(),
+        "cards": cards.tolist(),
+        "supply": supply,
+    }
+    return pos, 0

@@ -13,8 +13,14 @@ tokens, one token count and one 30-entry card list per seat of the env, ``supply
 exactly when the env's ``copies_per_hand`` is None, held cards plus supply within
 ``copies_per_hand`` per hand, and a ``"second_card"`` position that would not be offered
 (tokens < 3 or no satisfied hand with a copy left).  Unreachable but consistent positions
-are accepted.  Implementation limits: at most :data:`MAX_COUNT` copies of a hand per
-list entry and :data:`MAX_TOKENS` tokens per seat.
+are accepted.
+
+Implementation limits, tied to the game clock so that play never leaves them (every
+position the engine reaches loads again): a seat holds at most :data:`MAX_COUNT` copies
+of a hand plus 2 for each turn it has completed (plus 1 for the mover at a second-card
+decision, the copy just bought), and at most :data:`MAX_TOKENS` tokens plus 3 for each
+completed turn (a turn adds at most 2 taken tokens and the end-of-turn token).  A supply
+entry is at most :data:`MAX_COUNT`.
 """
 
 from __future__ import annotations
@@ -31,10 +37,13 @@ from .scoring import RANK_ONEHOT, totals
 PHASES = ("rolling", "final", "second_card", "game_over")
 ROLLING, FINAL, SECOND_CARD, GAME_OVER = range(4)
 NUM_ROUNDS = 12
+LATE_ROUND = 7  # taking tokens pays 2 from this round on (spec D10)
 FREE_REROLLS = 2
 MAX_DIE_ACTIONS = 3
 MAX_COUNT = 9999
 MAX_TOKENS = 10**6
+CARDS_PER_TURN = 2  # the turn's card and the optional second card
+TOKENS_PER_TURN = 3  # +2 taken (rounds 7-12) and the end-of-turn token
 UNLIMITED_SUPPLY = MAX_COUNT
 """The stored supply of every hand when ``copies_per_hand`` is None (never decremented)."""
 ALL_PILES = np.uint64((1 << NUM_HANDS) - 1)
@@ -64,9 +73,16 @@ def to_position(state, index: int, copies_per_hand: int | None) -> dict:
     }
 
 
-def _counts(value, name: str) -> np.ndarray:
+def _counts(value, name: str, limit: int = MAX_COUNT) -> np.ndarray:
     entries = require_list(value, name, NUM_HANDS, what="one count per hand")
-    return np.array([require_int(c, f"{name}[{h}]", 0, MAX_COUNT) for h, c in enumerate(entries)])
+    return np.array([require_int(c, f"{name}[{h}]", 0, limit) for h, c in enumerate(entries)])
+
+
+def completed_turns(rnd: int, to_move: int, phase: int, num_players: int) -> np.ndarray:
+    """(P,) turns each seat has finished at round ``rnd`` with ``to_move`` mid-turn (all 12 once over)."""
+    if phase == GAME_OVER:
+        return np.full(num_players, NUM_ROUNDS)
+    return np.where(np.arange(num_players) < to_move, rnd, rnd - 1)
 
 
 def from_position(pos, num_players: int, copies_per_hand: int | None, key: np.ndarray, state_cls):
@@ -90,10 +106,14 @@ def from_position(pos, num_players: int, copies_per_hand: int | None, key: np.nd
             "(rolling exactly when free rerolls are left)"
         )
     used = require_int(pos["die_actions_used"], "die_actions_used", 0, MAX_DIE_ACTIONS)
+    done_turns = completed_turns(rnd, to_move, phase, num_players)
+    bought_now = (np.arange(num_players) == to_move) & (phase == SECOND_CARD)
+    token_limit = MAX_TOKENS + TOKENS_PER_TURN * done_turns
+    card_limit = MAX_COUNT + CARDS_PER_TURN * done_turns + bought_now
     tokens = require_list(pos["tokens"], "tokens", num_players, what=f"one per seat ({num_players} players)")
-    tokens = np.array([require_int(t, f"tokens[{s}]", 0, MAX_TOKENS) for s, t in enumerate(tokens)])
+    tokens = np.array([require_int(t, f"tokens[{s}]", 0, int(token_limit[s])) for s, t in enumerate(tokens)])
     cards = require_list(pos["cards"], "cards", num_players, what=f"one per seat ({num_players} players)")
-    cards = np.stack([_counts(c, f"cards[{s}]") for s, c in enumerate(cards)])
+    cards = np.stack([_counts(c, f"cards[{s}]", int(card_limit[s])) for s, c in enumerate(cards)])
     if copies_per_hand is None:
         if pos["supply"] is not None:
             raise ValueError("supply must be null: this env has an unlimited supply (copies_per_hand=None)")
@@ -131,6 +151,6 @@ def from_position(pos, num_players: int, copies_per_hand: int | None, key: np.nd
         cards=cards[None].astype(np.int16),
         supply=supply[None].astype(np.int16),
         piles=pile_bits(supply)[None],
-        rank_cards=(cards @ RANK_ONEHOT)[None].astype(np.int16),
+        rank_cards=(cards @ RANK_ONEHOT)[None].astype(np.int32),
         score=totals(cards, tokens)[None].astype(np.int32),
     )

@@ -36,21 +36,19 @@ from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
 from ..core.validate import require_int
-from . import observation, position
+from . import observation, position, view
 from .actions import (
     ACTION_CODE_DELTA, ACTION_DIE_ACTION, ACTION_FREE_REROLL, ACTION_HAND, ACTION_KEEPS_FREE,
-    ACTION_REROLL_MASK, ACTION_SPEND,
+    ACTION_REROLL_MASK, ACTION_SLICES, ACTION_SPEND,
     ALL_DICE_MASK, BUY_START, DECLINE, NUM_ACTIONS, REROLL_BITS, SECOND_CARD_PRICE,
     SECOND_START, STOP, TAKE, TOKEN_REROLL_START, describe_action,
 )
 from .hands import ALL_DICE, HAND_RANKS, NUM_HANDS, NUM_OUTCOMES, PLACE, SATISFIED
 from .position import (
-    ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD,
-    UNLIMITED_SUPPLY,
+    ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, LATE_ROUND, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING,
+    SECOND_CARD, UNLIMITED_SUPPLY,
 )
 from .scoring import NUM_RANKS, TOKEN_POINTS, card_gain
-
-LATE_ROUND = 7  # taking tokens pays 2 from this round on (spec D10)
 
 
 def _bits(flags) -> np.ndarray:
@@ -95,7 +93,7 @@ class RainbowState(BatchState):
     ``cards`` (B, P, 30) int16; ``supply`` (B, 30) int16 copies left (an unlimited supply is
     stored as :data:`~envs.rainbow_dice.position.UNLIMITED_SUPPLY` and never decremented);
     ``piles`` (B,) uint64 (bit h set while hand h has a copy left), ``rank_cards`` (B, P, 6)
-    int16 and ``score`` (B, P) int32 cache the non-empty piles, the cards held per rank and
+    int32 and ``score`` (B, P) int32 cache the non-empty piles, the cards held per rank and
     the §7 totals.
     """
 
@@ -133,9 +131,11 @@ class RainbowDice(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 1, 4
     zero_sum = False
     reward_modes = ("score", "win")
+    view_module = view
 
     def __init__(self, num_players: int = 1, copies_per_hand: int | None = 10, start_tokens: int = 0,
                  reward: str | None = None):
@@ -167,7 +167,7 @@ class RainbowDice(Game):
             cards=np.zeros((B, P, NUM_HANDS), np.int16),
             supply=np.full((B, NUM_HANDS), supply, np.int16),
             piles=np.full(B, ALL_PILES),
-            rank_cards=np.zeros((B, P, NUM_RANKS), np.int16),
+            rank_cards=np.zeros((B, P, NUM_RANKS), np.int32),
             score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
         )
 
@@ -278,12 +278,15 @@ class RainbowDice(Game):
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
         return observation.encode(
             state.code, state.phase, state.free_rerolls, state.die_actions, state.round,
             state.supply, state.tokens, state.score, state.cards, state.rank_cards,
-            np.asarray(seats, dtype=np.int64) % self.num_players,
+            self.observer_seats(state, seats),
         )
+
+    def observation_position(self, obs_row):
+        """The position an observation of the seat to move shows (:func:`.observation.position_of`)."""
+        return observation.position_of(obs_row, self.num_players, self.copies_per_hand)
 
     # -------------------------------------------------------------- results
     def result(self, state, index=0):
@@ -298,11 +301,6 @@ class RainbowDice(Game):
 
     def describe_action(self, action):
         return describe_action(action)
-
-    def render_text(self, state, index=0):
-        from .render import render_text
-
-        return render_text(self.to_position(state, index))
 
     def __repr__(self):
         return (f"RainbowDice(num_players={self.num_players}, copies_per_hand={self.copies_per_hand}, "

@@ -6,7 +6,7 @@ constructor).
 """
 
 from .observation import OBS_SIZE, OBS_SLICES
-from .rules import NUM_ACTIONS, REROLL_START, SCORE_START, Yacht, YachtState
+from .rules import ACTION_SLICES, NUM_ACTIONS, REROLL_START, SCORE_START, Yacht, YachtState
 from .scoring import CATEGORY_NAMES, category_scores
 
 
@@ -18,6 +18,6 @@ def env(**config):
 
 
 __all__ = [
-    "CATEGORY_NAMES", "NUM_ACTIONS", "OBS_SIZE", "OBS_SLICES", "REROLL_START", "SCORE_START",
+    "ACTION_SLICES", "CATEGORY_NAMES", "NUM_ACTIONS", "OBS_SIZE", "OBS_SLICES", "REROLL_START", "SCORE_START",
     "Yacht", "YachtState", "category_scores", "env",
 ]

@@ -1,7 +1,7 @@
-"""Yacht dice as sorted multisets, and the reroll tables of the batched rules.
+"""Yacht dice as sorted multisets, and the reroll tables of the rules (:mod:`.kernels`).
 
 The rules keep the five dice as an index into :data:`scoring.MULTISETS` (the 252
-sorted multisets).  Rerolling is two table lookups: the reroll id turns the
+sorted multisets).  Rerolling is two table lookups (:func:`envs.yacht.kernels.reroll`): the reroll id turns the
 dice into the multiset of *kept* dice (one of the 462 multisets of 0..5 dice),
 and a uniformly drawn code of five fresh dice completes it, using only as many
 fresh dice as were rerolled.  The exact solver builds its transition matrix
@@ -68,12 +68,6 @@ lowest ``5 - |k|`` digits are used, so they are uniform and independent)."""
 
 FULL_REROLL = KEEP_OF[0, NUM_REROLL_IDS - 1]
 """Keep index of keeping nothing (a fresh roll of all five dice)."""
-
-
-def reroll(dice_index: np.ndarray, reroll_id: np.ndarray, code: np.ndarray) -> np.ndarray:
-    """Vectorized reroll: multiset index after rerolling ``reroll_id`` with fresh-dice ``code``."""
-    keep = KEEP_OF[dice_index, reroll_id]
-    return ROLL_RESULT[ROLL_OFFSET[keep] + code % ROLL_MOD[keep]]
 
 
 def transition_matrix() -> np.ndarray:

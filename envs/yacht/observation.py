@@ -12,8 +12,10 @@ Layout (named slices in :data:`OBS_SLICES`), every value in [0, 1]::
                            Block: present (1); per category c in order, the pair
                            (open, written score / 50) (24); sheet total / 303 (1)
 
-The dice, counts and potential slices come from one table lookup per game
-(indexed by the sorted multiset), so encoding stays cheap at large batch sizes.
+Every entry comes from a table lookup: the dice, counts, potential and rolls-left slices
+from one row of :data:`HEAD_TABLE` (indexed by the sorted multiset and the rerolls left),
+each sheet cell from :data:`CELL_TABLE` and each total from :data:`TOTAL_TABLE`.  The
+compiled encoder is :func:`envs.yacht.kernels.observe`.
 """
 
 from __future__ import annotations
@@ -63,32 +65,8 @@ CELL_TABLE = np.zeros((52, 2), dtype=np.float32)
 """Row ``score + 1`` (score -1 = open): the (open, written / 50) pair of one sheet cell."""
 CELL_TABLE[0, 0] = 1.0
 CELL_TABLE[1:, 1] = np.arange(51) / 50.0
-_TOTAL_WEIGHTS = np.zeros(2 * NUM_CATEGORIES, dtype=np.float32)
-_TOTAL_WEIGHTS[1::2] = 50.0 / MAX_TOTAL  # (written / 50) -> contribution to total / 303
-_FROUND = np.float32(1 / 11)
-
-
-def encode(multiset_index, rolls_left, round_, sheets, seats) -> np.ndarray:
-    """Encode B games from ``seats``' points of view.
-
-    ``multiset_index`` (B,) index of the sorted dice in MULTISETS; ``rolls_left`` (B,) in 0..2; ``round_`` (B,)
-    1..12; ``sheets`` (B, P, 12) int16 with -1 for open; ``seats`` (B,) observing seat.
-    Returns a fresh (B, OBS_SIZE) float32 array.
-    """
-    B, P, _ = sheets.shape
-    obs = np.empty((B, OBS_SIZE), dtype=np.float32)
-    obs[:, :51] = HEAD_TABLE.take(multiset_index * 3 + rolls_left, axis=0)
-    obs[:, 51] = (round_ - 1) * _FROUND
-    if P > 1:  # rotate so that the observing seat comes first
-        order = (seats[:, None] + np.arange(P)[None, :]) % P
-        sheets = np.take_along_axis(sheets, order[:, :, None], axis=1)
-    cells = CELL_TABLE.take(sheets + 1, axis=0).reshape(B, P, 2 * NUM_CATEGORIES)
-    blocks = obs[:, 52 : 52 + P * SEAT_BLOCK].reshape(B, P, SEAT_BLOCK)
-    blocks[:, :, SEAT_PRESENT] = 1.0
-    blocks[:, :, 1:25] = cells
-    blocks[:, :, SEAT_TOTAL] = cells @ _TOTAL_WEIGHTS
-    obs[:, 52 + P * SEAT_BLOCK :] = 0.0
-    return obs
+TOTAL_TABLE = (np.arange(MAX_TOTAL + 1) / MAX_TOTAL).astype(np.float32)
+"""Row ``t``: a sheet total of ``t`` points as the observation shows it (t / 303, rounded once)."""
 
 
 def decode_own(obs: np.ndarray):
@@ -102,3 +80,38 @@ def decode_own(obs: np.ndarray):
     rolls_left = obs[:, 48:51].argmax(axis=1)
     is_open = obs[:, 52 + SEAT_OPEN.start : 52 + SEAT_OPEN.stop : SEAT_OPEN.step] > 0.5
     return dice.astype(np.int64), rolls_left.astype(np.int64), is_open
+
+
+def position_of(observation: np.ndarray, num_players: int) -> tuple[dict, int]:
+    """The position dict one (OBS_SIZE,) observation of the seat to move shows, and that seat.
+
+    The observation holds every part of a Yacht state: the dice, rerolls left, the round and
+    every sheet (the observer's first).  The observer's seat number is recovered from the
+    sheets: in turn order, the seats before the mover have filled one more category this
+    round than the mover.  ``ValueError`` when the present seats differ from
+    ``num_players``.
+    """
+    obs = np.asarray(observation, dtype=np.float32)
+    blocks = obs[OBS_SLICES["seats"]].reshape(MAX_SEATS, SEAT_BLOCK)
+    present = int((blocks[:, SEAT_PRESENT] > 0.5).sum())
+    if present != num_players:
+        raise ValueError(f"the observation shows {present} seats, the game has {num_players}")
+    blocks = blocks[:num_players]
+    is_open = blocks[:, SEAT_OPEN] > 0.5
+    written = np.rint(blocks[:, SEAT_WRITTEN] * 50).astype(np.int64)
+    filled = (~is_open).sum(axis=1)
+    seat = int((filled > filled[0]).sum())
+    sheets = [None] * num_players
+    for j in range(num_players):
+        sheets[(seat + j) % num_players] = [None if is_open[j, c] else int(written[j, c])
+                                            for c in range(NUM_CATEGORIES)]
+    pos = {
+        "round": int(np.rint(obs[OBS_SLICES["round"].start] * 11)) + 1,
+        "to_move": seat,
+        "dice": (obs[OBS_SLICES["dice"]].reshape(5, 6).argmax(axis=1) + 1).tolist(),
+        "rolls_left": int(obs[OBS_SLICES["rolls_left"]].argmax()),
+        "sheets": sheets,
+    }
+    if not is_open.any():
+        pos["game_over"] = True
+    return pos, seat

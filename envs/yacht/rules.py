@@ -7,7 +7,8 @@ Action layout, one flat ``Discrete(44)`` (spec §5)::
     bit is set in id  |  id - 32
     (id 0 never legal)|  (open on the mover's sheet)
 
-Dice are kept sorted ascending after every roll, so die ``i`` is the ``i``-th
+The rules run compiled (:mod:`envs.yacht.kernels`, numba); this module is their Python
+API.  Dice are kept sorted ascending after every roll, so die ``i`` is the ``i``-th
 smallest; the state holds them as an index into the 252 sorted multisets
 (:mod:`envs.yacht.dice`).  A turn is the initial roll plus up to two rerolls
 (``rolls_left`` counts the rerolls still allowed); scoring a category ends the
@@ -30,21 +31,18 @@ import numpy as np
 from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
-from . import dice as dice_tables
-from . import observation, position
+from . import kernels, observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
-from .scoring import CATEGORY_NAMES, MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_TABLE, dice_code
+from .observation import OBS_SIZE
+from .scoring import CATEGORY_NAMES, MULTISETS, NUM_CATEGORIES, NUM_DICE
 
 REROLL_START = 0  # ids 0..31: reroll mask (bit i = die i)
 SCORE_START = REROLL_START + NUM_REROLL_IDS  # ids 32..43: score category id - 32
 NUM_ACTIONS = SCORE_START + NUM_CATEGORIES
-ROLLS_PER_TURN = 2  # rerolls after the first roll
-NUM_ROUNDS = 12
-NUM_OUTCOMES = 6**NUM_DICE
-
-_ALL_DICE = NUM_REROLL_IDS - 1
-_SCORES = SCORE_TABLE[dice_code(MULTISETS)].astype(np.int16).reshape(-1)
-"""Flat: ``_SCORES[12 * dice_index + category]``."""
+ACTION_SLICES = {"reroll": slice(REROLL_START, SCORE_START), "score": slice(SCORE_START, NUM_ACTIONS)}
+"""The action layout as named slices of the flat action ids (tile 0..NUM_ACTIONS exactly)."""
+ROLLS_PER_TURN = kernels.ROLLS_PER_TURN  # rerolls after the first roll
+NUM_ROUNDS = kernels.NUM_ROUNDS
 
 
 @dataclasses.dataclass
@@ -74,94 +72,58 @@ class Yacht(Game):
     num_actions = NUM_ACTIONS
     obs_size = observation.OBS_SIZE
     obs_slices = observation.OBS_SLICES
+    action_slices = ACTION_SLICES
     min_players, max_players = 1, 4
     zero_sum = False
     reward_modes = ("score", "win")
+    view_module = view
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
         B, P = key.shape[0], self.num_players
-        key, counter = key.astype(np.uint64), counter.astype(np.uint64).copy()
-        code = rng.draw_index(key, counter, NUM_OUTCOMES)
-        counter += np.uint64(1)
+        key, counter = key.astype(np.uint64), counter.astype(np.uint64)  # copies
+        dice = np.empty(B, np.int16)
+        kernels.new_games(key, counter, dice)
         return YachtState(
             to_move=np.zeros(B, np.int8),
             done=np.zeros(B, bool),
-            rng_key=key.copy(),
+            rng_key=key,
             rng_counter=counter,
-            dice=dice_tables.reroll(np.zeros(B, np.int64), np.full(B, _ALL_DICE), code).astype(np.int16),
+            dice=dice,
             rolls_left=np.full(B, ROLLS_PER_TURN, np.int8),
             round=np.ones(B, np.int8),
             sheets=np.full((B, P, NUM_CATEGORIES), -1, np.int16),
         )
 
-    # ---------------------------------------------------------------- masks
+    # ------------------------------------------------------ masks and steps
     def legal_mask(self, state):
-        B = state.batch_size
-        mask = np.empty((B, NUM_ACTIONS), dtype=bool)
-        mask[:, REROLL_START] = False
-        mask[:, REROLL_START + 1 : SCORE_START] = (state.rolls_left > 0)[:, None]
-        own = state.sheets[:, 0] if self.num_players == 1 else state.sheets[np.arange(B), state.to_move]
-        mask[:, SCORE_START:] = own < 0
-        mask[state.done] = False
+        mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
+        kernels.legal_mask(state.to_move, state.done, state.rolls_left, state.sheets, mask)
         return mask
 
-    # ----------------------------------------------------------------- step
     def _apply(self, state, actions):
-        B, P = state.batch_size, self.num_players
-        seat = state.to_move
-        is_score = actions >= SCORE_START
-        rewards = np.zeros((B, P), dtype=np.float32)
-        finished = np.zeros(B, dtype=bool)
+        rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
+        kernels.step(actions, state.to_move, state.done, state.rng_key, state.rng_counter, state.dice,
+                     state.rolls_left, state.round, state.sheets, rewards, self.reward == "score")
+        return rewards
 
-        sr = np.flatnonzero(is_score)
-        if sr.size:
-            s_seat = seat[sr]
-            cat = actions[sr] - SCORE_START
-            points = _SCORES[state.dice[sr] * NUM_CATEGORIES + cat]
-            state.sheets[sr, s_seat, cat] = points
-            if self.reward == "score":
-                rewards[sr, s_seat] = points
-            # The turn passes to the next seat (in order) with an open category.
-            if P == 1:
-                over = state.sheets[sr, 0].min(axis=1) >= 0
-                wrapped = ~over
-            else:
-                has_open = state.sheets[sr].min(axis=2) < 0  # (n, P)
-                cands = (s_seat[:, None].astype(np.int64) + np.arange(1, P + 1)) % P
-                ok = np.take_along_axis(has_open, cands, axis=1)
-                nxt = np.take_along_axis(cands, ok.argmax(axis=1)[:, None], axis=1)[:, 0]
-                over = ~ok.any(axis=1)
-                wrapped = (nxt <= s_seat) & ~over
-                state.to_move[sr] = np.where(over, s_seat, nxt)
-            state.round[sr] = np.minimum(state.round[sr] + wrapped, NUM_ROUNDS)
-            finished[sr] = over
-
-        # Every step draws one code of fresh dice; a new turn rerolls all five.
-        code = rng.draw_index(state.rng_key, state.rng_counter, NUM_OUTCOMES)
-        state.rng_counter += np.uint64(1)
-        reroll_id = np.where(is_score, _ALL_DICE, actions)
-        reroll_id[finished] = 0  # a finished game keeps its last dice
-        state.dice = dice_tables.reroll(state.dice, reroll_id, code).astype(np.int16)
-        rolls = np.where(is_score, ROLLS_PER_TURN, state.rolls_left - 1).astype(np.int8)
-        rolls[finished] = 0
-        state.rolls_left = rolls
-        state.done |= finished
-
-        if self.reward == "win" and finished.any():
-            rewards[finished] = self.win_rewards(self.totals(state)[finished])
+    def _apply_rows(self, state, rows, actions):
+        rewards = np.zeros((rows.shape[0], self.num_players), dtype=np.float32)
+        kernels.step_rows(rows, actions, state.to_move, state.done, state.rng_key, state.rng_counter,
+                          state.dice, state.rolls_left, state.round, state.sheets, rewards,
+                          self.reward == "score")
         return rewards
 
     # ---------------------------------------------------------- observation
     def observe(self, state, seats=None):
-        seats = state.to_move if seats is None else np.broadcast_to(seats, state.to_move.shape)
-        return observation.encode(
-            state.dice.astype(np.int64),
-            state.rolls_left.astype(np.int64),
-            state.round.astype(np.float32),
-            state.sheets,
-            np.asarray(seats, dtype=np.int64) % self.num_players,
-        )
+        out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
+        seats = state.to_move if seats is None else self.observer_seats(state, seats)
+        kernels.observe(state.dice, state.rolls_left, state.round, state.sheets, seats, out)
+        return out
+
+    def observation_position(self, obs_row):
+        """The position an observation of the seat to move shows (:func:`.observation.position_of`)."""
+        return observation.position_of(obs_row, self.num_players)
 
     # -------------------------------------------------------------- results
     @staticmethod
@@ -193,11 +155,3 @@ class Yacht(Game):
             return f"score {CATEGORY_NAMES[action - SCORE_START]}"
         return f"out-of-range action {action}"
 
-    def render_text(self, state, index=0):
-        pos = self.to_position(state, index)
-        lines = [f"round {pos['round']}, seat {pos['to_move']} to move, dice {pos['dice']}, "
-                 f"rerolls left {pos['rolls_left']}" + (" (game over)" if pos.get("game_over") else "")]
-        for seat, sheet in enumerate(pos["sheets"]):
-            cells = " ".join("." if v is None else str(v) for v in sheet)
-            lines.append(f"  seat {seat}: {cells}  = {sum(v or 0 for v in sheet)}")
-        return "\n".join(lines)

@@ -1,0 +1,221 @@
+"""Compiled building blocks shared by every game's kernels (numba, cached on disk).
+
+Each game's rules run as numba kernels: scalar code for one game, called in a compiled
+loop over the batch, reading and writing the ``BatchState`` arrays in place.  This module
+holds what all games share: the :func:`kernel` decorator, the counter-based random streams
+of :mod:`envs.core.rng` as scalar functions with bit-identical draws, and the loops behind
+``Game.check_actions``, ``Game.observer_seats`` and ``sample_legal``.
+
+The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the template)
+----------------------------------------------------------------------------------
+1. **Kernels**: ``envs/<game>/kernels.py`` holds only functions decorated with
+   :func:`kernel` (``njit(cache=True, _nrt=False)``).  Per-game helpers
+   (``_step_one(i, ...)``, ``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read
+   like the rules; the exported kernels (``new_games``, ``legal_mask``, ``step``,
+   ``step_rows``, ``observe``) are plain ``for i in range(B)`` loops over them.  They
+   take the state's arrays one by one (numba takes no dataclasses), with the same
+   fields, dtypes and layout as before, and mutate them in place (``dice[i] = ...``).
+2. **No allocation inside kernels** (``_nrt=False``): the Python side allocates every
+   output (masks, observations, rewards) and scratch buffer and passes it in.  With
+   numba's runtime on, each call of a helper from the batch loop pays atomic reference
+   counts on every array argument: Yacht's step ran 5-10x slower that way.
+3. **Tables are module globals** of the kernel module (numba freezes them into the
+   compiled code; passing them as arguments costs ~0.1 µs each per call).  Caveat: the
+   disk cache is keyed on the kernel file only, so after changing a table's source module,
+   touch the kernel file (or delete its ``__pycache__/*.nbi``); the differential test
+   catches stale tables.
+4. **uint64 arithmetic**: numba turns ``uint64 op int64`` into float64.  Keep every
+   operand of a stream computation uint64 (``np.uint64(...)``, the ``_S*`` shift
+   constants).  Draw with :func:`draw_u64`, :func:`draw_int`, :func:`draw_ints` and
+   :func:`draw_permutation`, and advance ``rng_counter[i]`` by exactly as many draws as
+   the numpy code did, so streams stay bit-identical.
+5. **Floats**: compute each observation value as the oracle does (the same float32
+   tables, or float64 then one rounding); avoid sums whose order may differ (a BLAS dot
+   product rounds differently on different CPUs).
+6. **The Game class** (``rules.py``) keeps the public API: ``new_games``, ``legal_mask``,
+   ``_apply``, ``_apply_rows`` (``step_where`` without copies) and ``observe`` allocate
+   outputs and call one kernel each; validation and ``ValueError`` messages stay in
+   Python (kernels return indices or codes, as :func:`first_bad_action`).
+7. **The oracle**: move the former numpy implementation to
+   ``tests/oracles/<game>_numpy.py`` as a subclass of the game overriding those methods,
+   with ``ORACLE = ThatClass`` (``madang bench`` finds it there).  Write
+   ``tests/test_<game>_compiled.py``: both cores with the same seeds and actions,
+   comparing masks, observations (every seat), rewards, ``to_move``, ``done`` and the
+   whole state (``BatchState.equals``) at every step, through ``step``, ``step_where``
+   and ``reset_where``, from fresh games and from positions: a CI-sized sample, and 10^5
+   games as a ``@pytest.mark.soak`` test.  Check that the test fails on a planted bug.
+8. **Compile cache**: ``tests/test_compile_cache.py`` runs ``tests/compile_workload.py``
+   (every game through the public API) in two fresh processes and checks that the second
+   loads every kernel of ``envs/<game>/kernels.py`` from the cache (numba's dispatcher
+   statistics); nothing to add per game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rng import _GAMMA, _M1, _M2, _S27, _S30, _S31, _S32  # the uint64 constants of the streams
+
+
+def kernel(fn=None, *, inline: bool = False):
+    """``numba.njit(cache=True, _nrt=False)``: the decorator of every game kernel.
+
+    Kernels cannot allocate arrays (callers pass outputs and scratch buffers in), and
+    calling one kernel from another costs no reference counting.  ``inline=True`` inlines
+    a per-game helper into its callers (numba's ``inline="always"``).
+    """
+    options = dict(cache=True, _nrt=False, inline="always" if inline else "never")
+    if fn is None:
+        return lambda f: njit(**options)(f)
+    return njit(**options)(fn)
+
+
+# ------------------------------------------------------------- random streams
+@kernel(inline=True)
+def mix(z):
+    """The splitmix64 finaliser of one uint64 (as :func:`envs.core.rng._mix`)."""
+    z = np.uint64(z)
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@kernel(inline=True)
+def draw_u64(key, counter):
+    """Raw draw number ``counter`` of the stream ``key`` (uint64; as ``rng.draw_u64``).
+
+    Does not advance anything: the caller adds the draws it consumed to ``rng_counter``.
+    """
+    return mix(np.uint64(key) + np.uint64(counter) * _GAMMA)
+
+
+@kernel(inline=True)
+def draw_int(key, counter, high):
+    """Draw number ``counter`` as an int64 uniform in ``[0, high)`` (as ``rng.draw_index`` and
+    element ``j`` of ``rng.draw_ints`` at ``counter + j``): multiply-shift of the top 32 bits."""
+    top = draw_u64(key, counter) >> _S32
+    return np.int64((top * np.uint64(high)) >> _S32)
+
+
+@kernel
+def draw_ints(key, counter, high, out):
+    """Fill ``out`` (n,) with draws ``counter .. counter + n - 1`` uniform in ``[0, high)``
+    (as ``rng.draw_ints(key, counter, n, high)`` for one game)."""
+    c = np.uint64(counter)
+    for j in range(out.shape[0]):
+        out[j] = draw_int(key, c + np.uint64(j), high)
+
+
+@kernel
+def draw_permutation(key, counter, scratch, out):
+    """Fill ``out`` (n,) with a uniform permutation of ``0..n-1`` from draws ``counter ..``
+    (as ``rng.draw_permutations``: the stable argsort of the n raw draws).
+
+    ``scratch`` is a uint64 buffer of at least n entries (overwritten).  The draws of one
+    stream are distinct (splitmix64 is a bijection), so every correct sort gives this order;
+    this one is an insertion sort, quick for a deck of cards.
+    """
+    n = out.shape[0]
+    c = np.uint64(counter)
+    for j in range(n):
+        v = draw_u64(key, c + np.uint64(j))
+        k = j
+        while k > 0 and scratch[k - 1] > v:
+            scratch[k] = scratch[k - 1]
+            out[k] = out[k - 1]
+            k -= 1
+        scratch[k] = v
+        out[k] = j
+
+
+@kernel(inline=True)
+def key_from_seed(seed):
+    """The stream key of one seed already reduced to uint64 (as ``rng.keys_from_seeds``)."""
+    s = np.uint64(seed)
+    return mix(s * _GAMMA + _GAMMA)
+
+
+# ------------------------------------------------------------ batch validation
+@kernel
+def first_bad_action(actions, done, mask):
+    """Validation of a batch of actions, in the order of ``Game.check_actions``.
+
+    Returns ``(kind, i)``: ``kind`` 0 when every action is fine, 1 when game ``i`` is done
+    (the first done game), 2 when action ``i`` is out of range (the first one), 3 when
+    action ``i`` is illegal (the first one); ``i`` is -1 when ``kind`` is 0.
+    """
+    B = actions.shape[0]
+    A = mask.shape[1]
+    for i in range(B):
+        if done[i]:
+            return 1, i
+    for i in range(B):
+        if actions[i] < 0 or actions[i] >= A:
+            return 2, i
+    for i in range(B):
+        if not mask[i, actions[i]]:
+            return 3, i
+    return 0, -1
+
+
+@kernel
+def first_bad_row(actions, mask):
+    """The first row whose action is out of range or illegal: ``(kind, i)`` with ``kind`` 2
+    (out of range) or 3 (illegal), or ``(0, -1)`` when every action is legal."""
+    A = mask.shape[1]
+    for i in range(actions.shape[0]):
+        if actions[i] < 0 or actions[i] >= A:
+            return 2, i
+        if not mask[i, actions[i]]:
+            return 3, i
+    return 0, -1
+
+
+@kernel
+def first_out_of_range(values, low, high):
+    """Index of the first entry of ``values`` outside ``low..high-1``, or -1."""
+    for i in range(values.shape[0]):
+        if values[i] < low or values[i] >= high:
+            return i
+    return -1
+
+
+# ------------------------------------------------------------------- sampling
+@njit(cache=True)
+def accept_candidates(mask, todo, cand, actions):
+    """One rejection round of ``sample_legal``: rows ``todo`` take ``cand`` where legal.
+
+    Writes the accepted actions, returns the rows still to do (in order).
+    """
+    left = np.empty(todo.shape[0], dtype=np.int64)
+    n = 0
+    for j in range(todo.shape[0]):
+        row = todo[j]
+        if mask[row, cand[j]]:
+            actions[row] = cand[j]
+        else:
+            left[n] = row
+            n += 1
+    return left[:n]
+
+
+@kernel
+def pick_nth_legal(mask, todo, u, actions):
+    """The fallback of ``sample_legal``: row ``todo[j]`` takes its ``int(u[j] * k)``-th legal
+    action (``k`` legal actions; rows with none keep their action)."""
+    A = mask.shape[1]
+    for j in range(todo.shape[0]):
+        row = todo[j]
+        k = 0
+        for a in range(A):
+            k += mask[row, a]
+        if k == 0:
+            continue
+        r = np.int64(u[j] * k)
+        seen = 0
+        for a in range(A):
+            seen += mask[row, a]
+            if seen > r:
+                actions[row] = a
+                break

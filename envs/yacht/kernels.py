@@ -1,0 +1,196 @@
+"""Yacht's compiled rules: new games, legal masks, steps and observations (numba kernels).
+
+Each kernel is a loop over the batch calling scalar code for one game, which reads the
+``YachtState`` arrays (see :mod:`envs.yacht.rules`) and writes them in place.  The
+tables (reroll results, category scores, observation pieces) are module globals,
+frozen into the compiled code.  The pattern every game follows is described in
+:mod:`envs.core.kernels`; :class:`envs.yacht.rules.Yacht` is the Python API on top.
+
+Draws: every step takes one draw (a code of five fresh dice, uniform in 0..6**5-1) from
+the game's stream, a new game one; a reroll uses as many of its base-6 digits as dice it
+rerolls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.kernels import draw_int, kernel
+from .dice import FULL_REROLL, KEEP_OF, NUM_REROLL_IDS, ROLL_MOD, ROLL_OFFSET, ROLL_RESULT
+from .observation import CELL_TABLE, HEAD_TABLE, MAX_SEATS, SEAT_BLOCK, TOTAL_TABLE
+from .scoring import MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_TABLE, dice_code
+
+NUM_OUTCOMES = 6**NUM_DICE
+ALL_DICE_ID = NUM_REROLL_IDS - 1  # the reroll id of all five dice (a new turn)
+SCORE_START = NUM_REROLL_IDS  # action ids 32..43 score category id - 32
+ROLLS_PER_TURN = 2
+NUM_ROUNDS = 12
+SEATS_START = 52  # first entry of the seat blocks in the observation
+HEAD_SIZE = 51  # dice one-hot, counts, potential, rolls-left one-hot
+
+_KEEP_OF = KEEP_OF.astype(np.int16)
+_ROLL_MOD = ROLL_MOD.astype(np.int64)
+_ROLL_OFFSET = ROLL_OFFSET.astype(np.int64)
+_ROLL_RESULT = ROLL_RESULT.astype(np.int16)
+_SCORES = SCORE_TABLE[dice_code(MULTISETS)].astype(np.int16)  # (252, 12): multiset, category
+_FULL_ROLL_MOD = np.int64(ROLL_MOD[FULL_REROLL])
+_FULL_ROLL_OFFSET = np.int64(ROLL_OFFSET[FULL_REROLL])
+_FROUND = np.float32(1 / 11)
+
+
+@kernel(inline=True)
+def reroll(dice, reroll_id, code):
+    """Multiset index after rerolling the dice of ``reroll_id`` with fresh-dice ``code``."""
+    keep = _KEEP_OF[dice, reroll_id]
+    return _ROLL_RESULT[_ROLL_OFFSET[keep] + code % _ROLL_MOD[keep]]
+
+
+# ------------------------------------------------------------------ new games
+@kernel
+def new_games(key, counter, dice):
+    """Roll the first dice of fresh games: one draw each; advances ``counter`` in place."""
+    for i in range(key.shape[0]):
+        code = draw_int(key[i], counter[i], NUM_OUTCOMES)
+        counter[i] += np.uint64(1)
+        dice[i] = _ROLL_RESULT[_FULL_ROLL_OFFSET + code % _FULL_ROLL_MOD]
+
+
+# ---------------------------------------------------------------------- masks
+@kernel
+def legal_mask(to_move, done, rolls_left, sheets, out):
+    """Fill ``out`` (B, 44) with the legal actions of the seat to move (all False when done)."""
+    for i in range(out.shape[0]):
+        if done[i]:
+            out[i, :] = False
+            continue
+        out[i, 0] = False  # rerolling no die is not a move (spec D1)
+        can_reroll = rolls_left[i] > 0
+        for a in range(1, SCORE_START):
+            out[i, a] = can_reroll
+        seat = to_move[i]
+        for c in range(NUM_CATEGORIES):
+            out[i, SCORE_START + c] = sheets[i, seat, c] < 0
+
+
+# ----------------------------------------------------------------------- step
+@kernel(inline=True)
+def _total(sheets, i, seat):
+    t = 0
+    for c in range(NUM_CATEGORIES):
+        v = sheets[i, seat, c]
+        if v > 0:
+            t += v
+    return t
+
+
+@kernel
+def _win_rewards(sheets, i, rewards, r):
+    """Row ``r`` of ``rewards``: +1 shared by the winners and -1 by the losers of finished game
+    ``i`` (0 for all when every seat ties)."""
+    P = sheets.shape[1]
+    best = -1
+    for s in range(P):
+        best = max(best, _total(sheets, i, s))
+    k = 0
+    for s in range(P):
+        if _total(sheets, i, s) == best:
+            k += 1
+    losers = P - k
+    for s in range(P):
+        if losers == 0:
+            rewards[r, s] = 0.0
+        elif _total(sheets, i, s) == best:
+            rewards[r, s] = 1.0 / k
+        else:
+            rewards[r, s] = -1.0 / losers
+
+
+@kernel(inline=True)
+def _pass_turn(i, seat, to_move, round_, sheets):
+    """After ``seat`` scored: the turn passes to the next seat in order with an open category
+    (possibly ``seat`` itself); returns True when no seat has one (the game is over)."""
+    P = sheets.shape[1]
+    for j in range(1, P + 1):
+        s = (seat + j) % P
+        for c in range(NUM_CATEGORIES):
+            if sheets[i, s, c] < 0:
+                to_move[i] = s
+                if s <= seat and round_[i] < NUM_ROUNDS:
+                    round_[i] += 1
+                return False
+    return True
+
+
+@kernel(inline=True)
+def _step_one(i, a, r, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards):
+    """Apply action ``a`` to game ``i`` (not done, ``a`` legal); its rewards go to row ``r``."""
+    finished = False
+    if a >= SCORE_START:
+        seat = to_move[i]
+        category = a - SCORE_START
+        points = _SCORES[dice[i], category]
+        sheets[i, seat, category] = points
+        if score_rewards:
+            rewards[r, seat] = points
+        finished = _pass_turn(i, seat, to_move, round_, sheets)
+    code = draw_int(key[i], counter[i], NUM_OUTCOMES)  # every step draws once
+    counter[i] += np.uint64(1)
+    if finished:  # the last dice stay on the table
+        rolls_left[i] = 0
+        done[i] = True
+        if not score_rewards:
+            _win_rewards(sheets, i, rewards, r)
+    elif a >= SCORE_START:  # the next turn rolls all five dice
+        dice[i] = reroll(dice[i], ALL_DICE_ID, code)
+        rolls_left[i] = ROLLS_PER_TURN
+    else:
+        dice[i] = reroll(dice[i], a, code)
+        rolls_left[i] -= 1
+
+
+@kernel
+def step(actions, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards):
+    """Apply validated ``actions`` to every game (none done); fill ``rewards`` (B, P), zeroed.
+
+    ``score_rewards``: the mover is paid the points it writes (``reward="score"``);
+    otherwise a finished game pays the win/loss rewards.
+    """
+    for i in range(actions.shape[0]):
+        _step_one(i, actions[i], i, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards,
+                  score_rewards)
+
+
+@kernel
+def step_rows(rows, actions, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards,
+              score_rewards):
+    """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, P)."""
+    for j in range(rows.shape[0]):
+        _step_one(rows[j], actions[j], j, to_move, done, key, counter, dice, rolls_left, round_, sheets,
+                  rewards, score_rewards)
+
+
+# ---------------------------------------------------------------- observation
+@kernel
+def observe(dice, rolls_left, round_, sheets, seats, out):
+    """Fill ``out`` (B, 156) with every game's observation from ``seats[i]``'s point of view
+    (layout in :mod:`envs.yacht.observation`)."""
+    P = sheets.shape[1]
+    for i in range(out.shape[0]):
+        row = dice[i] * 3 + rolls_left[i]
+        for k in range(HEAD_SIZE):
+            out[i, k] = HEAD_TABLE[row, k]
+        out[i, HEAD_SIZE] = np.float32(round_[i] - 1) * _FROUND
+        for j in range(P):  # the observer first, then the next seats in turn order
+            s = (seats[i] + j) % P
+            base = SEATS_START + j * SEAT_BLOCK
+            out[i, base] = 1.0
+            total = 0
+            for c in range(NUM_CATEGORIES):
+                v = sheets[i, s, c]
+                out[i, base + 1 + 2 * c] = CELL_TABLE[v + 1, 0]
+                out[i, base + 2 + 2 * c] = CELL_TABLE[v + 1, 1]
+                if v > 0:
+                    total += v
+            out[i, base + SEAT_BLOCK - 1] = TOTAL_TABLE[total]
+        for k in range(SEATS_START + P * SEAT_BLOCK, SEATS_START + MAX_SEATS * SEAT_BLOCK):
+            out[i, k] = 0.0

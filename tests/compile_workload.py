@@ -1,0 +1,67 @@
+"""Run every compiled kernel once through the public API, then print numba's cache statistics.
+
+Used by ``tests/test_compile_cache.py`` in fresh processes.  Prints one JSON object:
+``{"kernels": {name: {"hits": n, "misses": n}}, "import_s": s, "first_use_s": s}`` for
+every dispatcher in ``envs.core.kernels`` and ``envs.<game>.kernels`` that was called.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import time
+
+start = time.perf_counter()
+import numpy as np  # noqa: E402
+
+from envs.core.sampling import sample_legal  # noqa: E402
+from envs.registration import GAMES, game_class  # noqa: E402
+
+import_s = time.perf_counter() - start
+
+
+def exercise(name: str) -> None:
+    """A few random games of ``name`` through every entry point of the batched API."""
+    cls = game_class(name)
+    game = cls(num_players=2)
+    rng = np.random.default_rng(0)
+    state = game.init(np.arange(8))
+    for step in range(60):
+        mask = game.legal_mask(state)
+        game.observe(state)
+        game.observe(state, 1)
+        actions = sample_legal(mask, rng)
+        if step % 3 == 2:
+            game.step_where(state, np.arange(0, 8, 2), actions[::2])
+        else:
+            game.step(state, actions)
+        game.reset_where(state, state.done)
+    try:
+        game.step(state, np.full(8, -1))
+    except ValueError:
+        pass
+
+
+def stats() -> dict:
+    """Cache hits and misses of every kernel that has been compiled or loaded in this process."""
+    from numba.core.registry import CPUDispatcher
+
+    out = {}
+    for module in ["envs.core.kernels", *(f"envs.{g}.kernels" for g in GAMES)]:
+        if importlib.util.find_spec(module) is None:
+            continue
+        mod = importlib.import_module(module)
+        for attr, obj in vars(mod).items():
+            if isinstance(obj, CPUDispatcher) and obj.__module__ == module and obj.signatures:
+                out[f"{module}.{attr}"] = {"hits": sum(obj.stats.cache_hits.values()),
+                                           "misses": sum(obj.stats.cache_misses.values())}
+    return out
+
+
+if __name__ == "__main__":
+    start = time.perf_counter()
+    for game_name in sorted(GAMES):
+        exercise(game_name)
+    first_use_s = time.perf_counter() - start
+    print(json.dumps({"kernels": stats(), "import_s": import_s, "first_use_s": first_use_s}))

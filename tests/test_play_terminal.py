@@ -1,0 +1,101 @@
+"""``madang play``: the terminal game driven by scripted input, bad input included."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from rich.console import Console
+
+from envs.yacht import CATEGORY_NAMES
+from training.play.session import Session
+from training.play.terminal import play_game, run
+
+
+def console():
+    return Console(file=io.StringIO(), width=100, color_system=None)
+
+
+def scripted(lines):
+    """A ``read`` function that answers prompts from ``lines``, then reports end of input."""
+    it = iter(lines)
+
+    def read(prompt):
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    return read
+
+
+def test_yacht_from_scripted_stdin_with_bad_input():
+    lines = ["hello", "keep 9", "score nothing", "keep 1 2 3 4 5", "help"] + \
+            [f"score {name}" for name in CATEGORY_NAMES]
+    out = subprocess.run(
+        [sys.executable, "-m", "training.cli", "play", "yacht", "--bot", "yacht-greedy", "--seed", "3"],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "not a move: unknown move 'hello'" in text
+    assert "not a move: dice are numbered 1..5, got '9'" in text
+    assert "no category called 'nothing'" in text
+    assert "to stop rolling, score a category" in text
+    assert "yacht-greedy (seat 1): scores" in text and "you: scores" in text
+    assert "Yacht: result" in text and "winner" in text and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("game, bot, bad", [
+    ("rainbow_dice", "rainbow-simple", ["buy perfect rainbow", "+Z", "144"]),
+    ("gostop", "gostop-greedy", ["play 99", "go", "zebra"]),
+])
+def test_whole_games_with_bad_input_between_moves(game, bot, bad):
+    session = Session(game, [bot], seat=1, seed=5)
+    errors = []
+
+    def read(prompt):
+        if len(errors) < len(bad):  # a bad line before each of the first moves
+            errors.append(bad[len(errors)])
+            return errors[-1]
+        return str(session.moves()[0]["id"])
+
+    con = console()
+    assert play_game(session, con, read) == 0
+    text = con.file.getvalue()
+    assert session.over and text.count("not a move:") == len(bad)
+    assert f"{bot} (seat 0):" in text and "result" in text and "Traceback" not in text
+
+
+def test_end_of_input_quit_and_ctrl_c_leave_cleanly():
+    con = console()
+    assert run("gostop", None, 0, 1, console=con, read=scripted([])) == 0
+    assert "end of input: leaving the game" in con.file.getvalue()
+    con = console()
+    assert run("yacht", ["random"], 0, 1, console=con, read=scripted(["quit"])) == 0
+    assert "leaving the game" in con.file.getvalue()
+
+    def interrupt(prompt):
+        raise KeyboardInterrupt
+
+    con = console()
+    assert run("rainbow_dice", [], 0, 1, console=con, read=interrupt) == 130
+    assert "interrupted" in con.file.getvalue()
+
+
+def test_bad_options_print_an_error_and_exit_2(capsys):
+    assert run("yacht", ["gostop-greedy"], 0, None, console=console()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("madang: error: unknown bot 'gostop-greedy' for yacht") and "hint:" in err
+    assert run("gostop", None, 2, None, console=console()) == 2
+    assert "seat must be an int in 0..1" in capsys.readouterr().err
+
+
+def test_bots_move_first_when_the_person_sits_later():
+    con = console()
+    session = Session("yacht", ["yacht-greedy", "random"], seat=2, seed=0)
+    assert [e["seat"] for e in session.log][:1] == [0] and session.to_move == 2
+    play_game(session, con, scripted([]))
+    assert "yacht-greedy (seat 0):" in con.file.getvalue() and "random (seat 1):" in con.file.getvalue()

@@ -1,0 +1,258 @@
+"""Seat views for people (``envs/<game>/view.py``): hidden information, typed moves, explanations."""
+
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import envs  # noqa: F401  (registers the env ids)
+from envs.core.sampling import sample_legal
+from envs.gostop import GoStop
+from envs.gostop import cards as C
+from envs.registration import game_class
+from envs.yacht import CATEGORY_NAMES
+
+GAMES = ("yacht", "rainbow_dice", "gostop")
+
+
+def walk(game, seed: int, steps: int = 400):
+    """Yield the state of one random game after each of its moves (the start included)."""
+    rng = np.random.default_rng(seed)
+    state = game.init([seed])
+    yield state
+    for _ in range(steps):
+        if state.done[0]:
+            return
+        game.step(state, sample_legal(game.legal_mask(state), rng))
+        yield state
+
+
+def reshuffle_hidden(state, seat: int, rng) -> None:
+    """Deal the cards ``seat`` cannot see (the other hand and the stock) anew, in place."""
+    opp = 1 - seat
+    top, end = int(state.stock_top[0]), int(state.stock_end[0])
+    hidden = C.ids_of(state.hands[0, opp]) + [int(c) for c in state.stock[0, top:end]]
+    rng.shuffle(hidden)
+    n = int(C.popcount(state.hands[0, opp]))
+    state.hands[0, opp] = np.uint64(C.mask_of(hidden[:n]))
+    state.stock[0, top:end] = hidden[n:]
+
+
+# --------------------------------------------------------------- hidden information
+@pytest.mark.parametrize("seed", range(6))
+def test_gostop_seat_view_depends_only_on_what_the_seat_sees(seed):
+    """Re-dealing the other hand and the stock changes nothing a seat is shown: view, moves, text."""
+    game, rng = GoStop(), np.random.default_rng(100 + seed)
+    for state in walk(game, seed):
+        for seat in (0, 1):
+            other = state.copy()
+            reshuffle_hidden(other, seat, rng)
+            if other.equals(state) and not state.done[0]:
+                continue  # nothing hidden left to move around
+            view = game.seat_view(state, 0, seat)
+            assert game.seat_view(other, 0, seat) == view
+            assert game.render_text(other, 0, seat) == game.render_text(state, 0, seat)
+            if state.to_move[0] == seat and not state.done[0]:
+                assert game.legal_moves(other, 0) == game.legal_moves(state, 0)
+            hidden = set(C.ids_of(state.hands[0, 1 - seat])) | {
+                int(c) for c in state.stock[0, state.stock_top[0]:state.stock_end[0]]}
+            shown = set(view["hand"]) | set(view["layout"]) | set(sum(view["captured"], []))
+            shown |= {c for c in (view["played"], view["flipped"]) if c is not None}
+            assert not shown & hidden
+            assert view["hand"] == C.ids_of(state.hands[0, seat])
+
+
+def test_gostop_explanations_use_public_cards_only():
+    """Explaining a move from one seat's views before and after gives the same text for any
+    re-deal of that seat's hidden cards (the flip is public once made)."""
+    game, rng = GoStop(), np.random.default_rng(5)
+    for seed in range(4):
+        states = [s.copy() for s in walk(game, seed)]
+        for before, after in zip(states, states[1:]):
+            action = _action_between(game, before, after)
+            for seat in (0, 1):
+                text = game.view_module.explain(game.seat_view(before, 0, seat), action,
+                                                game.seat_view(after, 0, seat))
+                json.dumps(text)  # JSON-compatible
+                assert set(text) == {"text", "played", "flipped", "captured"}
+
+
+def _action_between(game, before, after) -> int:
+    for a in np.flatnonzero(game.legal_mask(before)[0]):
+        trial = before.copy()
+        game.step(trial, np.array([a]))
+        if trial.equals(after):
+            return int(a)
+    raise AssertionError("no action leads from one state to the next")
+
+
+def test_ansi_render_shows_only_the_learner_or_the_mover():
+    env = gym.make("madang/GoStop-v0", render_mode="ansi", learner_seat=1).unwrapped
+    env.reset(seed=3)
+    text = env.render()
+    hand = C.ids_of(env.state.hands[0, 1])
+    assert ("your hand: " + ", ".join(f"{c} " for c in hand[:1])) in text
+    for c in C.ids_of(env.state.hands[0, 0]):
+        assert f" {c} {C.CARD_NAMES[c].split(' ', 1)[0]}" not in text.split("your hand:")[1]
+    other = env.state.copy()
+    reshuffle_hidden(other, 1, np.random.default_rng(0))
+    assert env.game.render_text(other, 0, seat=1) == text
+    aec = envs.gostop.env(render_mode="ansi")
+    aec.reset(seed=4)
+    mover = aec.unwrapped.agent_name_mapping[aec.agent_selection]
+    assert aec.render() == aec.unwrapped.game.render_text(aec.unwrapped.state, 0, seat=mover)
+    assert "moves:" in aec.render()
+
+
+@pytest.mark.parametrize("name", ["yacht", "rainbow_dice"])
+def test_dice_views_are_the_public_position(name):
+    game = game_class(name)(num_players=3)
+    for state in walk(game, 1, steps=60):
+        pos = game.to_position(state, 0)
+        view = game.seat_view(state, 0, 2)
+        json.dumps(view)
+        assert view["dice"] == pos["dice"] and view["to_move"] == pos["to_move"] and view["seat"] == 2
+        for move in game.legal_moves(state, 0):
+            assert move["text"] and move["kind"]
+
+
+def test_seat_view_rejects_a_bad_seat():
+    game = GoStop()
+    state = game.init([0])
+    for seat in (2, -1, True, "0"):
+        with pytest.raises(ValueError, match="seat must be"):
+            game.seat_view(state, 0, seat)
+
+
+# ------------------------------------------------------------------- typed moves
+def typed_names(name: str, move: dict) -> list[str]:
+    """Ways a person types ``move`` (besides its id)."""
+    colours = "ROYGBP"
+    k = move["kind"]
+    if name == "yacht":
+        if k == "reroll":
+            return ["keep " + " ".join(str(i + 1) for i in move["keep"]) if move["keep"] else "reroll",
+                    "reroll " + " ".join(str(i + 1) for i in reversed(move["reroll"]))]
+        return [f"score {CATEGORY_NAMES[move['category']]}", CATEGORY_NAMES[move["category"]].lower()]
+    if name == "rainbow_dice":
+        from envs.rainbow_dice import HAND_NAMES
+        if k == "reroll":
+            return ["reroll " + "".join(colours[i] for i in move["reroll"]),
+                    "keep " + " ".join(colours[i].lower() for i in move["keep"])]
+        if k == "adjust":
+            sign = "+" if move["delta"] > 0 else "-"
+            return [f"{sign}{colours[move['die']]}", f"{colours[move['die']]} {sign}1"]
+        if k == "token_reroll":
+            return [f"token {colours[move['die']]}"]
+        if k in ("buy", "second"):
+            return [f"buy {HAND_NAMES[move['hand']]}"]
+        return {"stop": ["stop"], "take": ["take"], "decline": ["decline"]}[k]
+    if k in ("play", "choose"):
+        return [f"{'play' if k == 'play' else 'take'} {move['card']}"]
+    return [k]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_legal_move_can_be_typed(name):
+    game = game_class(name)(num_players=2)
+    text = game.view_module
+    for seed in range(3):
+        for state in walk(game, seed, steps=80):
+            if state.done[0]:
+                break
+            view, moves = game.seat_view(state, 0), game.legal_moves(state, 0)
+            for m in moves:
+                assert text.parse(str(m["id"]), view, moves) == m["id"]
+                for typed in typed_names(name, m):
+                    assert text.parse(typed, view, moves) == m["id"], typed
+
+
+BAD_INPUT = {
+    "yacht": [("", "type a move"), ("keep 7", "numbered 1..5"), ("keep 1 2 3 4 5", "score a category"),
+              ("score nothing", "no category called"), ("fly", "unknown move"), ("99", "not legal now"),
+              ("score f", "could mean several")],
+    "rainbow_dice": [("+Q", "dice are named"), ("buy rainbow", "could mean several"),
+                     ("buy six of a kind", "do not satisfy"), ("token R", "after the free rerolls"),
+                     ("decline", "no second card"), ("+", "name exactly one die"), ("500", "not legal now")],
+    "gostop": [("go", "only when you are asked"), ("play 47", "not in your hand"),
+               ("play zebra", "no card called"), ("", "type a move")],
+}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bad_typed_moves_say_why(name):
+    game = game_class(name)(num_players=2)
+    if name == "rainbow_dice":
+        state = game.from_position({"round": 1, "to_move": 0, "phase": "rolling", "dice": [1, 1, 2, 3, 4, 5],
+                                    "free_rerolls_left": 2, "die_actions_used": 0, "tokens": [0, 0],
+                                    "cards": [[0] * 30] * 2, "supply": [10] * 30}, seed=0)
+    elif name == "gostop":
+        state = game.from_position({"to_move": 0, "hands": [[2, 6], [47]], "layout": [0], "ppuk_owner": {},
+                                    "stock": [24, 5], "captured": [[], []], "go_count": [0, 0],
+                                    "go_score": [0, 0], "ppuk_count": [0, 0]}, seed=0)
+    else:
+        state = game.init([0])
+    view, moves = game.seat_view(state, 0), game.legal_moves(state, 0)
+    for typed, reason in BAD_INPUT[name]:
+        with pytest.raises(ValueError, match=reason):
+            game.view_module.parse(typed, view, moves)
+
+
+def test_yacht_scored_category_and_no_rerolls_left():
+    game = game_class("yacht")(num_players=1)
+    state = game.from_position({"round": 2, "to_move": 0, "dice": [2, 2, 3, 3, 3], "rolls_left": 0,
+                                "sheets": [[None] * 6 + [14] + [None] * 5]}, seed=0)
+    view, moves = game.seat_view(state, 0), game.legal_moves(state, 0)
+    with pytest.raises(ValueError, match="Choice is already scored"):
+        game.view_module.parse("score choice", view, moves)
+    with pytest.raises(ValueError, match="no rerolls left"):
+        game.view_module.parse("keep 1", view, moves)
+    assert game.view_module.parse("fh", view, moves) == 32 + 8
+
+
+def test_gostop_two_identical_junk_cards_take_the_lower_id():
+    game = GoStop()
+    state = game.from_position({"to_move": 0, "hands": [[10, 11, 8], [47]], "layout": [], "ppuk_owner": {},
+                                "stock": [24, 5], "captured": [[], []], "go_count": [0, 0],
+                                "go_score": [0, 0], "ppuk_count": [0, 0]}, seed=0)
+    view, moves = game.seat_view(state, 0), game.legal_moves(state, 0)
+    parse = game.view_module.parse
+    assert parse("mar junk", view, moves) == 10
+    assert parse("play mar bright", view, moves) == parse("Mar curtain", view, moves) == 8
+    assert parse("벚꽃 bright", view, moves) == 8
+    with pytest.raises(ValueError, match="could mean several"):
+        parse("mar", view, moves)
+
+
+# ------------------------------------------------------------------ explanations
+def test_gostop_explanation_of_a_capture():
+    game = GoStop()
+    state = game.from_position({"to_move": 0, "hands": [[2, 6], [47]], "layout": [0], "ppuk_owner": {},
+                                "stock": [24, 5], "captured": [[], []], "go_count": [0, 0],
+                                "go_score": [0, 0], "ppuk_count": [0, 0]}, seed=0)
+    before = game.seat_view(state, 0, 1)
+    game.step(state, np.array([2]))
+    info = game.view_module.explain(before, 2, game.seat_view(state, 0, 1))
+    assert info["text"] == "plays Jan junk; flips Jul animal (boar); captures Jan ★ bright, Jan junk"
+    assert (info["played"], info["flipped"], info["captured"]) == (2, 24, [0, 2])
+
+
+def test_yacht_and_rainbow_explanations():
+    yacht = game_class("yacht")(num_players=1)
+    s = yacht.from_position({"round": 1, "to_move": 0, "dice": [1, 2, 3, 4, 5], "rolls_left": 0,
+                             "sheets": [[None] * 12]}, seed=0)
+    before = yacht.seat_view(s, 0, 0)
+    yacht.step(s, np.array([32 + 9]))
+    assert yacht.view_module.explain(before, 41, yacht.seat_view(s, 0, 0))["text"] == \
+        "scores 30 in Little Straight (total 30)"
+    rd = game_class("rainbow_dice")(num_players=1)
+    s = rd.from_position({"round": 1, "to_move": 0, "phase": "final", "dice": [1, 1, 2, 3, 4, 5],
+                          "free_rerolls_left": 0, "die_actions_used": 0, "tokens": [0],
+                          "cards": [[0] * 30], "supply": [10] * 30}, seed=0)
+    before = rd.seat_view(s, 0, 0)
+    rd.step(s, np.array([83]))  # buy Pair
+    info = rd.view_module.explain(before, 83, rd.seat_view(s, 0, 0))
+    assert info["text"] == "buys Pair with R1 O1 Y2 G3 B4 P5 (score 0 -> 6)" and info["hand"] == 0

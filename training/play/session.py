@@ -1,0 +1,183 @@
+"""One game between a person and bots, on the batched rules core at batch size 1.
+
+:class:`Session` is what both front-ends play: the terminal game (:mod:`.terminal`) and the
+web app (:mod:`.web`).  The person sits in one seat, bots (any of ``agents.available(game)``)
+in the others.  Every move goes through the core's validation; the bots move as soon as it is
+their turn.  Everything a session shows comes from the person's seat view
+(``game.seat_view``): the board, the legal moves and a log of every move explained in words
+from public information only, so nothing hidden from that seat (the other Go-Stop hand, the
+stock) ever leaves it.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+
+import agents
+from envs.adapters.actions import parse_action
+from envs.core.rng import resolve_seed
+from envs.registration import GAMES, game_class
+
+TITLES = {"yacht": "Yacht", "rainbow_dice": "Rainbow Dice", "gostop": "Go-Stop"}
+DEFAULT_BOTS = {"yacht": "yacht-solver", "rainbow_dice": "rainbow-greedy", "gostop": "gostop-greedy"}
+"""The opponent a game gets when none is named."""
+
+
+@functools.lru_cache(maxsize=None)
+def shared_bot(name: str):
+    """The bot ``name``, loaded once per process (bots keep no state between ``act`` calls)."""
+    return agents.load(name)
+
+
+def seat_range(game: str) -> tuple[int, int]:
+    """(fewest, most) seats of ``game``."""
+    cls = game_class(game)
+    return cls.min_players, cls.max_players
+
+
+class Session:
+    """A person in seat ``seat`` against ``bots`` (names, in seat order around the person).
+
+    ``Session("yacht", ["yacht-greedy", "random"], seat=1, seed=7)``: three seats, the person
+    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices.
+    Raises ``ValueError`` naming the problem for an unknown game or bot, a bot of another game,
+    a wrong number of bots for the game, or a bad seat or seed.
+    """
+
+    def __init__(self, game: str, bots: Sequence[str], seat: int = 0, seed: int | None = None,
+                 load_bot=shared_bot):
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; games: {', '.join(sorted(GAMES))}")
+        if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
+            raise ValueError(f"bots must be a list of bot names, got {bots!r}")
+        low, high = seat_range(game)
+        if not low <= len(bots) + 1 <= high:
+            n = f"{low - 1}" if low == high else f"{low - 1}..{high - 1}"
+            raise ValueError(f"{TITLES[game]} takes {n} bot(s) besides you, got {len(bots)}")
+        known = agents.available(game)
+        for b in bots:
+            if b not in known:
+                raise ValueError(f"unknown bot {b!r} for {game}; bots for {game}: {', '.join(known)}")
+        players = len(bots) + 1
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be an int in 0..{players - 1} for {players} players, got {seat!r}")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                 or not 0 <= seed < 2**63):
+            raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
+        self.game_name = game
+        self.game = game_class(game)(num_players=players)
+        self.text = self.game.view_module
+        self.seat = seat
+        names = list(bots)
+        self.players = [
+            {"seat": s, "name": "you", "human": True} if s == seat
+            else {"seat": s, "name": names.pop(0), "human": False}
+            for s in range(players)
+        ]
+        self.bots = {p["seat"]: load_bot(p["name"]) for p in self.players if not p["human"]}
+        seed = resolve_seed(seed)
+        self.state = self.game.init([seed])
+        self.rng = np.random.default_rng(seed)
+        self.log: list[dict] = []
+        self._advance()
+
+    # --------------------------------------------------------------- reading
+    @property
+    def over(self) -> bool:
+        """The game has ended."""
+        return bool(self.state.done[0])
+
+    @property
+    def to_move(self) -> int:
+        """The seat whose decision is pending (the last mover once over)."""
+        return int(self.state.to_move[0])
+
+    def view(self) -> dict:
+        """The person's seat view (``game.seat_view``)."""
+        return self.game.seat_view(self.state, 0, self.seat)
+
+    def moves(self) -> list[dict]:
+        """The person's legal moves now (empty when the game is over)."""
+        return [] if self.over else self.game.legal_moves(self.state, 0)
+
+    def render(self) -> str:
+        """The board and the person's moves as plain text."""
+        return self.text.render(self.view(), self.moves() or None)
+
+    def standings(self) -> list[dict] | None:
+        """Final results in seat order, ``{"seat", "player", "points", "winner"}``; None before the end.
+
+        Dice games: ``points`` is the final score and every top scorer is a winner; Go-Stop:
+        ``points`` is the signed payout (0 each on nagari, where nobody wins).
+        """
+        if not self.over:
+            return None
+        result = self.game.result(self.state, 0)
+        if "scores" in result:
+            points = result["scores"]
+            won = [p == max(points) for p in points]
+        else:
+            w, pay = result["winner"], result["payout"]
+            points = [0 if w is None else (pay if s == w else -pay) for s in range(2)]
+            won = [s == w for s in range(2)]
+        return [{"seat": p["seat"], "player": p["name"], "points": points[p["seat"]],
+                 "winner": bool(won[p["seat"]])} for p in self.players]
+
+    def public(self) -> dict:
+        """Everything the person's screen shows, JSON-compatible, built from their seat view only."""
+        return {
+            "game": self.game_name,
+            "title": TITLES[self.game_name],
+            "seat": self.seat,
+            "players": self.players,
+            "to_move": self.to_move,
+            "your_turn": not self.over,
+            "over": self.over,
+            "view": self.view(),
+            "moves": self.moves(),
+            "log": self.log,
+            "standings": self.standings(),
+        }
+
+    # --------------------------------------------------------------- playing
+    def parse(self, text: str) -> int:
+        """The move id a typed text names (an id or a short name); ``ValueError`` with the reason."""
+        if self.over:
+            raise ValueError("the game is over")
+        return self.text.parse(text, self.view(), self.moves())
+
+    def play(self, action: int) -> list[dict]:
+        """Make the person's move ``action`` (an int id), then let the bots move until it is the
+        person's turn again or the game ends.  Returns the new log entries.
+
+        Raises ``ValueError`` (and changes nothing) when the game is over or the move is not legal.
+        """
+        if self.over:
+            raise ValueError("the game is over")
+        action = parse_action(action, self.game.num_actions)
+        start = len(self.log)
+        self._step(action)
+        self._advance()
+        return self.log[start:]
+
+    def _step(self, action: int) -> None:
+        mover = self.to_move
+        before = self.view()
+        self.game.step(self.state, np.array([action]))  # validates first: nothing changes on error
+        after = self.view()
+        info = self.text.explain(before, action, after)
+        move = self.text.move(before, action)
+        self.log.append({
+            "n": len(self.log), "seat": mover, "player": self.players[mover]["name"],
+            "human": mover == self.seat, "action": action, "kind": move["kind"],
+            "text": info.pop("text"), "details": info,
+        })
+
+    def _advance(self) -> None:
+        while not self.over and self.to_move != self.seat:
+            seat = self.to_move
+            obs, mask = self.game.observe(self.state), self.game.legal_mask(self.state)
+            self._step(int(self.bots[seat].act(obs, mask, self.rng)[0]))

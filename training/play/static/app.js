@@ -1,0 +1,419 @@
+// madang's play page: set up a game, draw the table from the server's seat view, send moves.
+// Plain browser JavaScript, no build step and nothing fetched from elsewhere.  Every move button
+// carries data-action (the move id the server listed) and data-kind; the server checks every move.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function el(tag, attrs = {}, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    e.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return e;
+}
+
+const ui = { catalog: null, game: null, held: [], error: "", pick: null };
+
+async function api(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  const data = r.status === 204 ? null : await r.json();
+  if (!r.ok) throw new Error((data && data.error) || r.statusText);
+  return data;
+}
+
+function busy(on) { document.body.dataset.busy = on ? "1" : "0"; }
+
+function gameInfo(name) { return ui.catalog.games.find((g) => g.name === name); }
+
+// ------------------------------------------------------------------ setup
+function setupGame(name) {
+  const info = gameInfo(name);
+  ui.pick = { game: name, bots: [info.default_bot], seat: 0 };
+  drawSetup();
+}
+
+function drawSetup() {
+  const pick = ui.pick, info = gameInfo(pick.game);
+  const choice = $("#game-choice");
+  choice.replaceChildren(...ui.catalog.games.map((g) => el("button", {
+    type: "button", role: "radio", "aria-checked": g.name === pick.game ? "true" : "false",
+    class: "game-card" + (g.name === pick.game ? " chosen" : ""), "data-game": g.name,
+    onclick: () => setupGame(g.name),
+  }, el("strong", {}, g.title), el("span", {}, blurb(g)))));
+  const rows = pick.bots.map((b, k) => el("div", { class: "row bot-row" },
+    el("label", {}, `Bot ${k + 1} `,
+      el("select", { class: "bot", onchange: (e) => { pick.bots[k] = e.target.value; drawSetup(); } },
+        info.bots.map((o) => el("option", { value: o.name, selected: o.name === b, title: o.description }, o.name)))),
+    el("span", { class: "hint" }, (info.bots.find((o) => o.name === b) || {}).description || ""),
+    pick.bots.length + 1 > info.min_seats
+      ? el("button", { type: "button", class: "small", onclick: () => { pick.bots.splice(k, 1); drawSetup(); } }, "remove")
+      : null));
+  $("#opponents").replaceChildren(
+    rows.length ? el("p", { class: "hint" }, "Opponents, in seat order after you:") : el("p", { class: "hint" }, "Solitaire: no bots."),
+    ...rows);
+  $("#add-bot").hidden = pick.bots.length + 1 >= info.max_seats;
+  const seats = pick.bots.length + 1;
+  pick.seat = Math.min(pick.seat, seats - 1);
+  $("#seat").replaceChildren(...Array.from({ length: seats }, (_, s) =>
+    el("option", { value: s, selected: s === pick.seat }, s === 0 ? "0 (first)" : String(s))));
+  $("#setup-error").textContent = "";
+}
+
+function blurb(g) {
+  const seats = g.min_seats === g.max_seats ? `${g.min_seats} players` : `${g.min_seats}-${g.max_seats} players`;
+  return { yacht: "five dice, twelve categories", rainbow_dice: "six coloured dice, a market of hand cards",
+           gostop: "two-player Matgo with the hwatu deck" }[g.name] + ` · ${seats}`;
+}
+
+async function startGame() {
+  const pick = ui.pick;
+  const body = { game: pick.game, bots: pick.bots, seat: pick.seat };
+  const seed = $("#seed").value.trim();
+  if (seed !== "") body.seed = Number(seed);
+  busy(true);
+  try {
+    ui.game = await api("POST", "/api/games", body);
+    ui.held = []; ui.error = "";
+    location.hash = "g=" + ui.game.id;
+    draw();
+  } catch (e) {
+    $("#setup-error").textContent = e.message;
+  } finally { busy(false); }
+}
+
+async function send(action) {
+  if (document.body.dataset.busy === "1") return;
+  busy(true);
+  try {
+    ui.game = await api("POST", `/api/games/${ui.game.id}/moves`, { action });
+    ui.held = []; ui.error = "";
+  } catch (e) {
+    ui.error = e.message;
+  } finally {
+    draw();
+    busy(false);
+  }
+}
+
+function newGame() {
+  ui.game = null;
+  history.replaceState(null, "", location.pathname);
+  draw();
+}
+
+// ------------------------------------------------------------------ common
+function moveButton(m, label, cls = "") {
+  return el("button", { type: "button", class: `move ${cls}`.trim(), "data-action": m.id, "data-kind": m.kind,
+                        title: m.text, onclick: () => send(m.id) }, label);
+}
+
+function recentEvents(g) {
+  // The bots' moves since the person's last move (all of them before the person's first move).
+  let last = -1;
+  for (const e of g.log) if (e.human) last = e.n;
+  return g.log.filter((e) => e.n > last && !e.human);
+}
+
+function drawStatus(g) {
+  const players = g.players.map((p) => el("span", {
+    class: "player" + (p.human ? " you" : "") + (!g.over && p.seat === g.to_move ? " turn" : ""),
+  }, `seat ${p.seat}: ${p.name}`));
+  let line;
+  if (g.over) line = el("strong", {}, "Game over");
+  else line = el("strong", {}, "Your turn: ", hint(g));
+  const recent = recentEvents(g);
+  const since = recent.length && !g.over
+    ? el("div", { class: "recent-box" }, el("span", { class: "label" }, "Bot moves since yours:"),
+        el("ul", {}, recent.slice(-6).map((e) => el("li", {}, el("b", {}, e.player), " ", e.text))))
+    : null;
+  const parts = [el("div", { class: "row" }, el("span", { class: "title" }, g.title), ...players),
+                 el("p", { class: "turn-line" }, line), since, g.over ? drawResult(g) : null];
+  $("#status").replaceChildren(...parts.filter(Boolean));
+}
+
+function hint(g) {
+  const v = g.view;
+  if (g.game === "yacht") return v.rolls_left ? `click dice to hold them, then roll (${v.rolls_left} left), or score a category` : "score a category";
+  if (g.game === "rainbow_dice") {
+    if (v.phase === "second_card") return "buy a second card for 3 tokens, or decline";
+    if (v.phase === "rolling") return `lock dice and reroll (${v.free_rerolls_left} free left), adjust with tokens, buy a card or take tokens`;
+    return "adjust or token-reroll dice, then buy a card or take tokens";
+  }
+  const ref = gameInfo("gostop").reference;
+  if (v.decision === "play") return "play a card from your hand";
+  if (v.decision === "go_stop") return `you have ${v.scores[g.seat]} points: Go or Stop?`;
+  const c = v.decision === "hand_choice" ? v.played : v.flipped;
+  return `choose which ${ref.cards[c].month_name} card to take`;
+}
+
+function drawResult(g) {
+  const rows = g.standings.map((s) => el("tr", { class: s.winner ? "winner" : "" },
+    el("td", {}, `seat ${s.seat}`), el("td", {}, s.player), el("td", { class: "num" }, s.points),
+    el("td", {}, s.winner ? "★ winner" : "")));
+  const extra = g.game === "gostop" ? el("p", {}, gostopResultLine(g)) : null;
+  return el("div", { id: "result" },
+    el("h3", {}, "Final scores"),
+    el("table", { class: "standings" }, el("thead", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"),
+      el("th", {}, g.game === "gostop" ? "payout" : "score"), el("th", {}, ""))), el("tbody", {}, rows)),
+    extra,
+    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "again", onclick: again }, "Play again"),
+      el("button", { type: "button", onclick: newGame }, "Other game")));
+}
+
+async function again() {
+  const g = ui.game;
+  ui.pick = { game: g.game, bots: g.players.filter((p) => !p.human).map((p) => p.name), seat: g.seat };
+  $("#seed").value = "";
+  await startGame();
+}
+
+function drawLog(g) {
+  const recent = new Set(recentEvents(g).map((e) => e.n));
+  const items = g.log.map((e) => el("li", { class: (e.human ? "you" : "bot") + (recent.has(e.n) ? " recent" : "") },
+    el("b", {}, e.human ? "you" : e.player), " ", e.text));
+  const log = $("#log");
+  log.replaceChildren(...items);
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawMoveList(g) {
+  $("#move-list").replaceChildren(...g.moves.map((m) => moveButton(m, `${m.id}: ${m.text}`, "plain")));
+}
+
+// ------------------------------------------------------------------ dice
+const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+
+function die(value, { cls = "", onclick = null, label = "" } = {}) {
+  const cells = Array.from({ length: 9 }, (_, k) => el("span", { class: PIPS[value].includes(k) ? "pip" : "" }));
+  const attrs = { class: `die ${cls}`.trim(), "aria-label": `${label} showing ${value}`, "data-value": value };
+  if (onclick) { attrs.onclick = onclick; attrs.role = "button"; attrs.tabindex = 0; }
+  return el("div", attrs, ...cells);
+}
+
+// ------------------------------------------------------------------ Yacht
+function drawYacht(g) {
+  const v = g.view, ref = gameInfo("yacht").reference, mine = g.your_turn;
+  const canHold = mine && v.rolls_left > 0;
+  const dice = v.dice.map((d, i) => el("div", { class: "die-slot" },
+    die(d, { cls: ui.held[i] ? "held" : "", label: `die ${i + 1}`,
+             onclick: canHold ? () => { ui.held[i] = !ui.held[i]; draw(); } : null }),
+    el("span", { class: "die-tag" }, ui.held[i] ? "held" : (canHold ? "click to hold" : ""))));
+  let rollId = 0;
+  for (let i = 0; i < 5; i++) if (!ui.held[i]) rollId |= 1 << i;
+  const roll = g.moves.find((m) => m.kind === "reroll" && m.id === rollId);
+  const nroll = 5 - ui.held.filter(Boolean).length;
+  const rollBtn = roll
+    ? moveButton(roll, `Roll ${nroll} ${nroll === 1 ? "die" : "dice"} (${v.rolls_left} left)`, "primary")
+    : el("button", { type: "button", disabled: true }, v.rolls_left ? "Hold fewer dice to roll" : "No rolls left");
+  // Cells the bots wrote since the person's last move.
+  const fresh = new Set(recentEvents(g).filter((e) => e.kind === "score").map((e) => `${e.seat}:${e.details.category}`));
+  const head = el("tr", {}, el("th", {}, "category"), g.players.map((p) =>
+    el("th", { class: (p.human ? "you" : "") + (p.seat === v.to_move && !g.over ? " turn" : "") }, p.human ? "you" : p.name)));
+  const rows = ref.categories.map((name, c) => el("tr", {}, el("th", {}, name), g.players.map((p) => {
+    const val = v.sheets[p.seat][c];
+    const m = p.human && mine ? g.moves.find((x) => x.kind === "score" && x.category === c) : null;
+    if (m) return el("td", { class: "open" }, moveButton(m, `+${m.points}`, m.points ? "score" : "score zero"));
+    return el("td", { class: "num" + (fresh.has(`${p.seat}:${c}`) ? " recent" : "") }, val === null ? "" : val);
+  })));
+  const total = el("tr", { class: "total" }, el("th", {}, "total"), v.totals.map((t) => el("td", { class: "num" }, t)));
+  return el("div", { class: "board yacht" },
+    el("div", { class: "felt" },
+      el("div", { class: "round" }, g.over ? "final sheets" : `round ${v.round} / ${ref.rounds}`),
+      el("div", { class: "dice-row" }, dice),
+      mine ? el("div", { class: "row controls" }, rollBtn) : null),
+    el("table", { class: "sheet" }, el("thead", {}, head), el("tbody", {}, rows, total)));
+}
+
+// ------------------------------------------------------------------ Rainbow Dice
+const COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
+const RANK_CLASS = ["r-blue", "r-green", "r-yellow", "r-orange", "r-red", "r-purple"];
+
+function drawRainbow(g) {
+  const v = g.view, ref = gameInfo("rainbow_dice").reference, mine = g.your_turn;
+  const rolling = mine && v.phase === "rolling";
+  const find = (kind, pred = () => true) => g.moves.find((m) => m.kind === kind && pred(m));
+  const dice = v.dice.map((d, i) => {
+    const up = find("adjust", (m) => m.die === i && m.delta > 0);
+    const down = find("adjust", (m) => m.die === i && m.delta < 0);
+    const tok = find("token_reroll", (m) => m.die === i);
+    return el("div", { class: "die-slot" },
+      die(d, { cls: `c-${COLOURS[i]}` + (ui.held[i] ? " held" : ""), label: `${ref.dice[i]} die`,
+               onclick: rolling ? () => { ui.held[i] = !ui.held[i]; draw(); } : null }),
+      el("span", { class: "die-tag" }, rolling ? (ui.held[i] ? "locked" : "click to lock") : ref.dice[i]),
+      el("div", { class: "die-buttons" },
+        up ? moveButton(up, "+1", "small") : null, down ? moveButton(down, "−1", "small") : null,
+        tok ? moveButton(tok, "reroll (1 token)", "small") : null));
+  });
+  let rerollId = 0;
+  for (let i = 0; i < 6; i++) if (!ui.held[i]) rerollId |= 1 << i;
+  const reroll = find("reroll", (m) => m.id === rerollId);
+  const stop = find("stop"), take = find("take"), decline = find("decline");
+  const controls = mine ? el("div", { class: "row controls" },
+    reroll ? moveButton(reroll, `Reroll ${6 - ui.held.filter(Boolean).length} unlocked (free, ${v.free_rerolls_left} left)`, "primary") : null,
+    rolling && !reroll ? el("button", { type: "button", disabled: true }, "Unlock a die to reroll") : null,
+    stop ? moveButton(stop, "Stop rolling") : null,
+    take ? moveButton(take, `Take ${take.tokens} token${take.tokens > 1 ? "s" : ""} (ends turn)`) : null,
+    decline ? moveButton(decline, "No second card") : null) : null;
+  const sat = new Set(v.satisfied);
+  const market = ref.ranks.map((rank, r) => el("div", { class: "rank-row" },
+    el("span", { class: `rank-name ${RANK_CLASS[r]}` }, `${rank.name} (${rank.base})`),
+    ref.hands.map((h, k) => {
+      if (h.rank !== r) return null;
+      const buy = find("buy", (m) => m.hand === k) || find("second", (m) => m.hand === k);
+      const left = v.supply === null ? "∞" : v.supply[k];
+      return el("div", { class: `hand-card ${RANK_CLASS[r]}` + (sat.has(k) ? " sat" : "") + (left === 0 ? " empty" : ""),
+                         title: `${h.text} (${h.name_ko}; one throw: 1 in ${(1 / h.probability).toFixed(1)})` },
+        el("span", { class: "hand-name" }, h.name), el("span", { class: "hand-score" }, h.score),
+        el("span", { class: "hand-left" }, `${left} left`),
+        buy ? moveButton(buy, buy.kind === "second" ? `buy 2nd (+${buy.points}, 3 tokens)` : `buy (+${buy.points})`, "small buy") : null);
+    })));
+  const fresh = new Set(recentEvents(g).filter((e) => e.details.hand !== undefined).map((e) => `${e.seat}:${e.details.hand}`));
+  const players = g.players.map((p) => {
+    const b = v.breakdown[p.seat];
+    const held = v.cards[p.seat].map((n, k) => n ? el("span", {
+      class: `chip ${RANK_CLASS[ref.hands[k].rank]}` + (fresh.has(`${p.seat}:${k}`) ? " recent" : "") }, `${ref.hands[k].name} ×${n}`) : null);
+    return el("tr", { class: (p.human ? "you" : "") + (p.seat === v.to_move && !g.over ? " turn" : "") },
+      el("th", {}, p.human ? "you" : p.name), el("td", { class: "num" }, v.tokens[p.seat]),
+      el("td", { class: "num", title: `cards ${b.base} + duplicates ${b.duplicate} + same rank ${b.same_rank} + tokens ${b.tokens}` }, b.total),
+      el("td", { class: "held" }, held));
+  });
+  return el("div", { class: "board rainbow" },
+    el("div", { class: "felt" },
+      el("div", { class: "round" }, g.over ? "game over" : `round ${v.round} / ${ref.rounds} · ${v.phase.replace("_", " ")} phase · die actions ${v.die_actions_used}/3`),
+      el("div", { class: "dice-row" }, dice), controls),
+    el("table", { class: "players" }, el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "tokens"),
+      el("th", {}, "score"), el("th", {}, "cards"))), el("tbody", {}, players)),
+    el("div", { class: "market" }, el("h3", {}, "Market (highlighted: your dice satisfy it)"), market));
+}
+
+// ------------------------------------------------------------------ Go-Stop
+const KIND_MARK = { bright: "★", animal: "◆", "animal/cup": "◆", ribbon: "▬", junk: "✿", "double junk": "✿✿" };
+
+function card(id, { cls = "", move = null, small = false } = {}) {
+  const c = gameInfo("gostop").reference.cards[id];
+  const kind = c.kind.replace(/[ /]/g, "-");
+  const set = c.picture.includes("hongdan") ? " hongdan" : c.picture.includes("cheongdan") ? " cheongdan"
+    : c.picture.includes("chodan") ? " chodan" : c.picture.includes("rain ribbon") ? " rain" : "";
+  const body = [el("span", { class: "c-month" }, c.month_name, small ? null : " ", small ? null : el("span", { lang: "ko" }, c.flower_ko)),
+    el("span", { class: "c-mark" }, KIND_MARK[c.kind]),
+    el("span", { class: "c-kind" }, small ? ({ "double junk": "double", "animal/cup": "cup" }[c.kind] || c.kind) : c.kind),
+    small ? null : el("span", { class: "c-pic" }, c.picture)];
+  const attrs = { class: `card k-${kind} m-${c.month}${set} ${small ? "mini" : ""} ${cls}`.trim(),
+                  title: `${c.label}${c.picture ? " (" + c.picture + ")" : ""} · card ${id}`, "data-card": id };
+  if (move) {
+    return el("button", { ...attrs, type: "button", class: attrs.class + " move", "data-action": move.id,
+                          "data-kind": move.kind, onclick: () => send(move.id) }, ...body);
+  }
+  return el("div", attrs, ...body);
+}
+
+function drawGostop(g) {
+  const v = g.view, me = g.seat, opp = 1 - me, mine = g.your_turn;
+  const byCard = new Map(g.moves.filter((m) => m.card !== undefined).map((m) => [m.card, m]));
+  const hot = new Set();
+  for (const e of recentEvents(g)) {
+    for (const c of [e.details.played, e.details.flipped, ...(e.details.captured || [])]) if (c !== null && c !== undefined) hot.add(c);
+  }
+  const mark = (c) => (hot.has(c) ? "recent" : "");
+  const groups = [["brights", (k) => k === "bright"], ["animals", (k) => k.startsWith("animal")],
+                  ["ribbons", (k) => k === "ribbon"], ["junk", (k) => k.endsWith("junk")]];
+  const ref = gameInfo("gostop").reference;
+  const captured = (s) => el("div", { class: "captured" }, groups.map(([name, test]) => {
+    const ids = v.captured[s].filter((c) => test(ref.cards[c].kind));
+    return el("div", { class: "cap-group" }, el("span", { class: "label" }, `${name} ${ids.length}`),
+              el("div", { class: "cards" }, ids.map((c) => card(c, { small: true, cls: mark(c) }))));
+  }));
+  const side = (s) => {
+    const p = g.players[s];
+    const extra = [v.go_count[s] ? `${v.go_count[s]} Go (at ${v.go_score[s]})` : null,
+                   v.ppuk_count[s] ? `${v.ppuk_count[s]} ppuk` : null].filter(Boolean).join(", ");
+    return el("div", { class: "side-head" + (s === v.to_move && !g.over ? " turn" : "") },
+      el("strong", {}, p.human ? "you" : p.name), el("span", { class: "score" }, `${v.scores[s]} points`),
+      extra ? el("span", { class: "hint" }, extra) : null);
+  };
+  const piles = new Map(v.piles.map((p) => [p.month, p.owner]));
+  const months = [...new Set(v.layout.map((c) => ref.cards[c].month))].sort((a, b) => a - b);
+  const choosing = mine && (v.decision === "hand_choice" || v.decision === "stock_choice");
+  const layout = months.map((m) => el("div", { class: "month" + (piles.has(m) ? " pile" : "") },
+    v.layout.filter((c) => ref.cards[c].month === m).map((c) =>
+      card(c, { cls: mark(c) + (choosing && byCard.has(c) ? " choice" : ""), move: choosing ? byCard.get(c) : null })),
+    piles.has(m) ? el("span", { class: "pile-tag" }, piles.get(m) === null ? "dealt pile" : `ppuk (${g.players[piles.get(m)].name})`) : null));
+  const inflight = [["played", v.played], ["flipped", v.flipped]].filter(([, c]) => c !== null);
+  const table = el("div", { class: "felt table" },
+    el("div", { class: "stock" }, el("div", { class: "card back" }, el("span", {}, v.stock_size)), el("span", { class: "label" }, "stock")),
+    el("div", { class: "layout" }, layout.length ? layout : el("span", { class: "hint" }, "the layout is empty")),
+    inflight.length ? el("div", { class: "inflight" }, inflight.map(([what, c]) => el("div", {}, el("span", { class: "label" }, what), card(c)))) : null);
+  const backs = el("div", { class: "backs" }, Array.from({ length: v.hand_sizes[opp] }, () => el("div", { class: "card back mini" })),
+                   el("span", { class: "label" }, `${v.hand_sizes[opp]} in hand`));
+  const playing = mine && v.decision === "play";
+  const hand = el("div", { class: "hand" }, v.hand.map((c) => card(c, { move: playing ? byCard.get(c) : null })));
+  const goStop = mine && v.decision === "go_stop" ? el("div", { class: "row controls" },
+    moveButton(g.moves.find((m) => m.kind === "go"), `Go (risk it for more)`, "primary"),
+    moveButton(g.moves.find((m) => m.kind === "stop"), `Stop and collect ${g.moves.find((m) => m.kind === "stop").payout}`)) : null;
+  return el("div", { class: "board gostop" },
+    el("div", { class: "side opp" }, side(opp), backs, captured(opp)),
+    table,
+    el("div", { class: "side me" }, side(me), captured(me), goStop,
+       el("div", { class: "label" }, playing ? "your hand: click a card to play it" : "your hand"), hand));
+}
+
+function gostopResultLine(g) {
+  const r = g.view.result, name = (s) => (s === g.seat ? "You" : g.players[s].name);
+  if (r.winner === null) return "Nagari: nobody stopped before the cards ran out (a draw).";
+  if (r.reason !== "stop") return `${name(r.winner)} won ${r.payout} by ${r.reason.replace("_", " ")}.`;
+  const s = r.settlement, baks = ["gwang_bak", "meong_bak", "pi_bak"].filter((b) => s[b]).map((b) => b.replace("_", "-"));
+  return `${name(r.winner)} stopped with ${s.base} points` + (s.go_count ? `, ${s.go_count} Go → ${s.value}` : "")
+    + (baks.length ? `, ${baks.join(" + ")} ×${2 ** baks.length}` : "") + ` = ${r.payout}.`;
+}
+
+// ------------------------------------------------------------------ drawing
+const BOARDS = { yacht: drawYacht, rainbow_dice: drawRainbow, gostop: drawGostop };
+
+function draw() {
+  const g = ui.game;
+  $("#setup").hidden = !!g;
+  $("#play").hidden = !g;
+  document.body.dataset.over = g && g.over ? "1" : "0";
+  document.body.dataset.moves = g ? g.log.length : 0;
+  document.body.dataset.game = g ? g.game : "";
+  if (!g) { if (ui.pick) drawSetup(); return; }
+  drawStatus(g);
+  $("#board").replaceChildren(BOARDS[g.game](g));
+  drawLog(g);
+  drawMoveList(g);
+  $("#all-moves").hidden = g.over;
+  $("#move-error").textContent = ui.error;
+}
+
+async function boot() {
+  ui.catalog = await api("GET", "/api/games");
+  $("#add-bot").addEventListener("click", () => {
+    const info = gameInfo(ui.pick.game);
+    ui.pick.bots.push(info.default_bot);
+    drawSetup();
+  });
+  $("#seat").addEventListener("change", (e) => { ui.pick.seat = Number(e.target.value); });
+  $("#start").addEventListener("click", startGame);
+  setupGame(ui.catalog.games[0].name);
+  const m = location.hash.match(/^#g=([\w-]+)$/);
+  if (m) {
+    try { ui.game = await api("GET", `/api/games/${m[1]}`); } catch (e) { history.replaceState(null, "", location.pathname); }
+  }
+  draw();
+  document.body.dataset.ready = "1";
+}
+
+boot().catch((e) => { document.body.textContent = `madang could not start: ${e.message}`; });
