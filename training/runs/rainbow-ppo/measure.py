@@ -118,21 +118,25 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("bot")
     p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--table-games", type=int, default=500, help="games per seat rotation at 3 and 4 seats")
+    p.add_argument("--table-games", type=int, nargs="+", default=[500],
+                   help="games per seat rotation at 3 and 4 seats (one number for both, or two)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="write the figures to this JSON file")
     p.add_argument("--into", help="also merge them into this shipped policy's metadata (key \"measured\")")
-    p.add_argument("--only", nargs="*", help="solo versus tables unlimited speed")
+    p.add_argument("--only", nargs="*", help="solo versus tables (= three four) unlimited speed")
     p.add_argument("--greedy-cache", default="runs/greedy-cache",
                    help="directory keeping rainbow-greedy's solo scores per seed range ('' : off)")
     a = p.parse_args()
     bot = agents.load(a.bot)
     parts = a.only or ["solo", "versus", "tables", "unlimited", "speed"]
+    parts = [q for part in parts for q in (["three", "four"] if part == "tables" else [part])]
+    three_games, four_games = (a.table_games * 2)[:2]
     out: dict = {"bot": a.bot}
     jobs = {
         "solo": ("solo", lambda: solo(bot, a.games, a.seed, a.greedy_cache)),
         "versus": ("two_player_vs_greedy", lambda: versus_greedy(bot, a.games, a.seed)),
-        "tables": ("three_seats", lambda: table(bot, [GREEDY, SIMPLE], a.table_games, a.seed)),
+        "three": ("three_seats", lambda: table(bot, [GREEDY, SIMPLE], three_games, a.seed)),
+        "four": ("four_seats", lambda: table(bot, [GREEDY, SIMPLE, GREEDY], four_games, a.seed)),
         "unlimited": ("solo_unlimited", lambda: solo(bot, a.games, a.seed, a.greedy_cache, copies_per_hand=None)),
         "speed": ("ms_per_decision", lambda: {n: ms_per_decision(n) for n in (a.bot, GREEDY, SIMPLE, "random")}),
     }
@@ -140,9 +144,6 @@ def main() -> None:
         key, run = jobs[part]
         out[key] = run()
         print(key, json.dumps(out[key]), flush=True)
-        if part == "tables":
-            out["four_seats"] = table(bot, [GREEDY, SIMPLE, GREEDY], a.table_games, a.seed)
-            print("four_seats", json.dumps(out["four_seats"]), flush=True)
         save(out, a.out, a.into)  # after every part, so a long run keeps what it has
 
 
