@@ -421,6 +421,14 @@ def _cmd_ship(args) -> int:
     if args.name in _BOTS or not args.name or "/" in args.name or "\\" in args.name:
         raise UsageError(f"{args.name!r} cannot name a shipped bot (a built-in bot's name, or a path)",
                          "pick a new name such as yacht-ppo2")
+    if args.checkpoint:
+        from .run import policy_from_checkpoint
+
+        ckpt = Path(args.run_dir) / "checkpoint.pt"
+        if not ckpt.exists():
+            raise UsageError(f"--checkpoint: no checkpoint at {ckpt}",
+                             "RUN_DIR is a `madang train` run directory")
+        policy_from_checkpoint(args.run_dir)
     src = Path(args.run_dir) / "policy"
     with user_input("RUN_DIR is a `madang train` run directory; it holds policy.pt and policy.json "
                     "once the run has finished"):
@@ -550,6 +558,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "without a solo mode: " + ", ".join(f"{g}: {b}" for g, b in SHIP_REFERENCE.items())
                            + ")")
     ship.add_argument("--seed", type=int, default=0)
+    ship.add_argument("--checkpoint", action="store_true",
+                      help="ship the run's latest checkpoint (e.g. of a run still training)")
     ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
     ship.set_defaults(func=_cmd_ship)
 

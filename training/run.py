@@ -86,6 +86,21 @@ def evaluate_table(game: str, bot, game_config: dict, opponents: list, games: in
     return {"mean": float(mine), "win_rate": float(wins)}
 
 
+def write_policy(trainer: PPOTrainer, run_dir: str | Path, evaluation: dict | None = None) -> None:
+    """Write the trainer's model as ``RUN_DIR/policy.pt`` + ``policy.json`` (the shipped-bot format)."""
+    save_policy(trainer.model, Path(run_dir) / "policy", trainer.config.game,
+                training_config=trainer.config.to_dict(), global_step=trainer.global_step,
+                evaluation=evaluation or {}, warm_start=trainer.bc_stats or None)
+
+
+def policy_from_checkpoint(run_dir: str | Path) -> None:
+    """Write ``RUN_DIR/policy.*`` from ``RUN_DIR/checkpoint.pt`` (e.g. of a run still training)."""
+    ckpt = Path(run_dir) / "checkpoint.pt"
+    if not ckpt.exists():
+        raise ValueError(f"no checkpoint at {ckpt}")
+    write_policy(PPOTrainer.load(ckpt), run_dir)
+
+
 def format_returns(returns: dict) -> str:
     """The running returns of the tables for the progress line: "—" until a game finishes."""
     fmt = lambda v: "—" if v is None else f"{v:.2f}"  # noqa: E731
@@ -173,8 +188,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
         stats = trainer.train(callback=on_update, evaluate=evaluate, checkpoint_path=ckpt,
                               time_budget_s=time_budget_s, log=console.print)
     writer.close()
-    save_policy(trainer.model, run_dir / "policy", config.game, training_config=config.to_dict(),
-                global_step=trainer.global_step, evaluation=last_eval, warm_start=trainer.bc_stats or None)
+    write_policy(trainer, run_dir, last_eval)
     console.print(f"wrote {run_dir / 'policy.pt'} and policy.json; final {last_eval or stats}")
     if stats.get("stopped"):
         console.print(f"stopped by the time budget at step {trainer.global_step:,} of "

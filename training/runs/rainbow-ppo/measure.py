@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -34,9 +35,24 @@ def ci(x) -> float:
     return float(Z95 * x.std(ddof=1) / np.sqrt(x.size))
 
 
-def solo(bot, games: int, seed: int, **config) -> dict:
+def greedy_solo_scores(games: int, seed: int, cache: str | None, **config) -> np.ndarray:
+    """rainbow-greedy's solo scores on seeds seed .. seed + games - 1 (the slow half of a solo
+    comparison; it does not depend on the bot measured, so it is kept in ``cache``)."""
+    path = None
+    if cache:
+        path = Path(cache) / f"greedy-solo-{games}-{seed}-{json.dumps(config, sort_keys=True)}.json"
+        if path.exists():
+            return np.array(json.loads(path.read_text()))
+    scores = play_match("rainbow_dice", [GREEDY], games, seed, **config)[:, 0]
+    if path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(scores.tolist()))
+    return scores
+
+
+def solo(bot, games: int, seed: int, cache: str | None = None, **config) -> dict:
     a = play_match("rainbow_dice", [bot], games, seed, **config)[:, 0]
-    b = play_match("rainbow_dice", [GREEDY], games, seed, **config)[:, 0]
+    b = greedy_solo_scores(games, seed, cache, **config)
     ratio = a.mean() / b.mean()
     # Delta method on the paired means: var(ratio) ~ var(a - ratio * b) / (n * mean(b)^2).
     ratio_ci = Z95 * (a - ratio * b).std(ddof=1) / np.sqrt(games) / b.mean()
@@ -102,35 +118,42 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("bot")
     p.add_argument("--games", type=int, default=2000)
-    p.add_argument("--table-games", type=int, default=500, help="games per seat rotation at 3 and 4 seats")
+    p.add_argument("--table-games", type=int, nargs="+", default=[500],
+                   help="games per seat rotation at 3 and 4 seats (one number for both, or two)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out")
-    p.add_argument("--only", nargs="*", help="solo versus tables unlimited speed")
+    p.add_argument("--out", help="write the figures to this JSON file")
+    p.add_argument("--into", help="also merge them into this shipped policy's metadata (key \"measured\")")
+    p.add_argument("--only", nargs="*", help="solo versus tables (= three four) unlimited speed")
+    p.add_argument("--greedy-cache", default="runs/greedy-cache",
+                   help="directory keeping rainbow-greedy's solo scores per seed range ('' : off)")
     a = p.parse_args()
     bot = agents.load(a.bot)
-    parts = set(a.only or ["solo", "versus", "tables", "unlimited", "speed"])
+    parts = a.only or ["solo", "versus", "tables", "unlimited", "speed"]
+    parts = [q for part in parts for q in (["three", "four"] if part == "tables" else [part])]
+    three_games, four_games = (a.table_games * 2)[:2]
     out: dict = {"bot": a.bot}
-    if "solo" in parts:
-        out["solo"] = solo(bot, a.games, a.seed)
-        print("solo", json.dumps(out["solo"]), flush=True)
-    if "versus" in parts:
-        out["two_player_vs_greedy"] = versus_greedy(bot, a.games, a.seed)
-        print("2p", json.dumps(out["two_player_vs_greedy"]), flush=True)
-    if "tables" in parts:
-        out["three_seats"] = table(bot, [GREEDY, SIMPLE], a.table_games, a.seed)
-        print("3p", json.dumps(out["three_seats"]), flush=True)
-        out["four_seats"] = table(bot, [GREEDY, SIMPLE, GREEDY], a.table_games, a.seed)
-        print("4p", json.dumps(out["four_seats"]), flush=True)
-    if "unlimited" in parts:
-        out["solo_unlimited"] = solo(bot, a.games, a.seed, copies_per_hand=None)
-        print("solo unlimited", json.dumps(out["solo_unlimited"]), flush=True)
-    if "speed" in parts:
-        out["ms_per_decision"] = {n: ms_per_decision(n) for n in (a.bot, GREEDY, SIMPLE, "random")}
-        print("speed", json.dumps(out["ms_per_decision"]), flush=True)
-    if a.out:
-        with open(a.out, "w") as f:
-            json.dump(out, f, indent=2)
-            f.write("\n")
+    jobs = {
+        "solo": ("solo", lambda: solo(bot, a.games, a.seed, a.greedy_cache)),
+        "versus": ("two_player_vs_greedy", lambda: versus_greedy(bot, a.games, a.seed)),
+        "three": ("three_seats", lambda: table(bot, [GREEDY, SIMPLE], three_games, a.seed)),
+        "four": ("four_seats", lambda: table(bot, [GREEDY, SIMPLE, GREEDY], four_games, a.seed)),
+        "unlimited": ("solo_unlimited", lambda: solo(bot, a.games, a.seed, a.greedy_cache, copies_per_hand=None)),
+        "speed": ("ms_per_decision", lambda: {n: ms_per_decision(n) for n in (a.bot, GREEDY, SIMPLE, "random")}),
+    }
+    for part in parts:
+        key, run = jobs[part]
+        out[key] = run()
+        print(key, json.dumps(out[key]), flush=True)
+        save(out, a.out, a.into)  # after every part, so a long run keeps what it has
+
+
+def save(out: dict, path: str | None, into: str | None) -> None:
+    if path:
+        Path(path).write_text(json.dumps(out, indent=2) + "\n")
+    if into:
+        meta = json.loads(Path(into).read_text())
+        meta["measured"] = {**meta.get("measured", {}), **out}
+        Path(into).write_text(json.dumps(meta, indent=2) + "\n")
 
 
 if __name__ == "__main__":
