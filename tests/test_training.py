@@ -205,6 +205,30 @@ def test_train_cli_writes_run_and_resumes(tmp_path):
     config = json.loads((run / "config.json").read_text())
     assert config["num_envs"] == 64 and config["minibatch_size"] == 512 and config["hidden"] == [16, 16]
     assert load_policy(run / "policy").metadata["global_step"] == 4096
+    # Without --total-steps a resume keeps the checkpoint's target (not the config file's default).
+    assert main(args[:4] + ["--resume", "--minutes", "0.0001"]) == 0
+    assert json.loads((run / "config.json").read_text())["total_steps"] == 4096
+    assert load_policy(run / "policy").metadata["global_step"] == 4096
+
+
+@pytest.mark.parametrize("content", [b"garbage", b"", b"PK\x03\x04 truncated zip"])
+def test_resume_from_a_damaged_checkpoint_is_a_user_error(tmp_path, capsys, content):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "checkpoint.pt").write_bytes(content)
+    assert main(["train", "yacht", "--run-dir", str(run), "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "not a readable madang training checkpoint" in err and str(run / "checkpoint.pt") in err
+    assert "weights_only=False" not in err and "Traceback" not in err
+    with pytest.raises(ValueError, match="not a readable madang training checkpoint"):
+        PPOTrainer.load(run / "checkpoint.pt")
+
+
+def test_a_tensor_file_without_a_config_is_not_a_checkpoint(tmp_path):
+    path = tmp_path / "checkpoint.pt"
+    torch.save({"model": {}}, path)
+    with pytest.raises(ValueError, match="no config"):
+        PPOTrainer.read_checkpoint(path)
 
 
 def test_train_cli_time_budget_stops_and_says_how_to_resume(tmp_path, capsys):

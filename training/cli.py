@@ -233,11 +233,16 @@ def _cmd_train(args) -> int:
                          "start the run without --resume, or pass the --run-dir of an earlier run")
     if not args.resume and ckpt.exists():
         raise UsageError(f"{ckpt} exists", "pass --resume to continue it, or choose another --run-dir")
+    if args.resume:
+        with user_input("the file is damaged or not a checkpoint: restore it, or start a new run in another --run-dir"):
+            saved = PPOTrainer.read_checkpoint(ckpt)
     with user_input("see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"):
         config = PPOConfig.from_dict({**fields, **overrides, "game": args.game})
-        # On --resume the checkpoint's config applies, with total_steps and the overrides on top.
-        final = (PPOTrainer.checkpoint_config(ckpt, **{"total_steps": config.total_steps, **overrides})
-                 if args.resume else config)
+        # On --resume the checkpoint's config applies (its total_steps included), with the
+        # command line's overrides on top.
+        final = PPOTrainer.checkpoint_config(saved, **overrides) if args.resume else config
+        if args.resume:
+            config.total_steps = final.total_steps
         _check_training_setup(final)
     whole = -(-final.total_steps // final.rollout_size) * final.rollout_size
     if whole != final.total_steps:

@@ -510,10 +510,25 @@ class PPOTrainer:
         tmp.replace(path)
 
     @staticmethod
-    def checkpoint_config(checkpoint, **overrides) -> PPOConfig:
+    def read_checkpoint(path: str | Path) -> dict:
+        """The contents of the checkpoint file at ``path`` (tensors only, ``weights_only=True``).
+
+        Raises ``ValueError`` naming the file when it is not a readable trainer checkpoint
+        (truncated, corrupted, or not one at all); torch's own message is left out because it
+        suggests loading with ``weights_only=False``, which would run the file's code."""
+        try:
+            checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+        except Exception as e:  # torch raises many types here (UnpicklingError, RuntimeError, EOFError ...)
+            raise ValueError(f"{path}: not a readable madang training checkpoint ({type(e).__name__})") from None
+        if not isinstance(checkpoint, dict) or not isinstance(checkpoint.get("config"), str):
+            raise ValueError(f"{path}: not a madang training checkpoint (no config)")
+        return checkpoint
+
+    @classmethod
+    def checkpoint_config(cls, checkpoint, **overrides) -> PPOConfig:
         """The config of a checkpoint (a path or a loaded one) with ``overrides`` applied."""
         if not isinstance(checkpoint, dict):
-            checkpoint = torch.load(checkpoint, map_location="cpu", weights_only=True)
+            checkpoint = cls.read_checkpoint(checkpoint)
         return PPOConfig.from_dict({**json.loads(checkpoint["config"]), **overrides})
 
     @classmethod
@@ -524,7 +539,7 @@ class PPOTrainer:
         derived from the run's seed and update count, so it is reproducible but not
         bit-identical to an uninterrupted run.
         """
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+        ckpt = cls.read_checkpoint(path)
         config = cls.checkpoint_config(ckpt, **overrides)
         trainer = cls(config)
         trainer.model.load_state_dict(ckpt["model"])
