@@ -22,8 +22,8 @@ from envs.yacht.rules import REROLL_BITS
 
 DEMO_BOTS = {
     "yacht": ("yacht-ppo", "yacht-solver", "yacht-greedy"),
-    "rainbow_dice": ("rainbow-greedy", "rainbow-simple"),
-    "gostop": ("gostop-greedy", "random"),
+    "rainbow_dice": ("rainbow-ppo", "rainbow-greedy"),
+    "gostop": ("gostop-search", "gostop-ppo"),
 }
 """The bots each game's demo seats by default (one per seat)."""
 
