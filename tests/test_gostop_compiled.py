@@ -21,20 +21,11 @@ from envs.core.sampling import sample_legal
 from envs.gostop import GO, STOP, GoStop
 from envs.gostop import deal as D
 from envs.gostop.state import GO_STOP
-from tests.oracles import assert_same_errors, gostop_numpy, step_both
+from tests.oracles import assert_same_errors, check_same, gostop_numpy, step_both
 from tests.oracles.gostop_numpy import NumpyGoStop
 
 FAST, SLOW = GoStop(), NumpyGoStop()
 
-
-def _check_same(s_fast, s_slow, where):
-    assert s_fast.equals(s_slow), f"{where}: states differ"
-    m = FAST.legal_mask(s_fast)
-    np.testing.assert_array_equal(m, SLOW.legal_mask(s_slow), err_msg=where)
-    np.testing.assert_array_equal(FAST.observe(s_fast), SLOW.observe(s_slow), err_msg=where)
-    for seat in range(2):
-        np.testing.assert_array_equal(FAST.observe(s_fast, seat), SLOW.observe(s_slow, seat), err_msg=where)
-    return m
 
 
 def random_position(rng) -> dict:
@@ -125,13 +116,13 @@ def play_both(num_games, batch, seed, p_go=None):
         np.testing.assert_array_equal(FAST.reset_where(s_fast, done), SLOW.reset_where(s_slow, done))
         for i in np.flatnonzero(s_fast.skipped.any(axis=1)):
             assert FAST.skipped_results(s_fast, i) == SLOW.skipped_results(s_slow, i)
-        mask = _check_same(s_fast, s_slow, where)
+        mask = check_same(FAST, SLOW, s_fast, s_slow, where)
         actions = _actions(mask, rng, p_go)
         rows = None  # every game, or (every 5th step) a random subset in random order
         if step % 5 == 4:
             rows = rng.permutation(batch)[: int(rng.integers(1, batch + 1))]
         decisions += step_both(FAST, SLOW, s_fast, s_slow, actions, rows, where)
-        _check_same(s_fast, s_slow, where)
+        check_same(FAST, SLOW, s_fast, s_slow, where)
         step += 1
     return decisions, reasons
 
@@ -152,7 +143,7 @@ def test_states_at_go_stop_and_choices_match():
         s_fast, s_slow = FAST.from_position(pos, seed=j), SLOW.from_position(pos, seed=j)
         while not s_fast.done[0]:
             seen.add(int(s_fast.phase[0]))
-            mask = _check_same(s_fast, s_slow, f"position {j}")
+            mask = check_same(FAST, SLOW, s_fast, s_slow, f"position {j}")
             a = _actions(mask, rng, 0.9)
             np.testing.assert_array_equal(FAST.step(s_fast, a), SLOW.step(s_slow, a))
         assert FAST.to_position(s_fast, 0) == SLOW.to_position(s_slow, 0)
@@ -164,7 +155,7 @@ def test_unchecked_steps_leave_finished_games_alone():
     rng = np.random.default_rng(4)
     s_fast, s_slow = FAST.init(np.arange(256)), SLOW.init(np.arange(256))
     while not s_fast.done.all():
-        mask = _check_same(s_fast, s_slow, "unchecked")
+        mask = check_same(FAST, SLOW, s_fast, s_slow, "unchecked")
         a = np.where(s_fast.done, 0, _actions(mask, rng, 0.5))
         np.testing.assert_array_equal(FAST.step(s_fast, a, check=False), SLOW.step(s_slow, a, check=False))
     assert s_fast.equals(s_slow)

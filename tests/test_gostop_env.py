@@ -15,6 +15,7 @@ from envs.gostop import GoStop, env as aec_env
 from envs.gostop import cards as C
 from envs.gostop.observation import View
 from envs.gostop.scoring import scores, settle
+from tests.gostop_positions import redeal_hidden
 
 G = GoStop()
 CHONGTONG_DEAL = [0, 1, 2, 3, 9, 13, 17, 21, 25, 29] + [6, 10, 14, 18, 22, 26, 30, 34, 38, 42] + \
@@ -142,16 +143,6 @@ def test_observation_shows_the_right_cards():
         assert (v.stock_size == s.stock_end - s.stock_top).all()
 
 
-def _hidden_variants(pos, rng):
-    """The position with the opponent's hand and the stock order reshuffled (sizes kept)."""
-    opp = 1 - pos["to_move"]
-    hidden = pos["hands"][opp] + pos["stock"]
-    rng.shuffle(hidden)
-    k = len(pos["hands"][opp])
-    out = copy.deepcopy(pos)
-    out["hands"][opp], out["stock"] = sorted(hidden[:k]), hidden[k:]
-    return out
-
 
 def test_hidden_cards_do_not_change_the_observation():
     s = _random_states(n=48, steps=25, seed=3)
@@ -162,7 +153,7 @@ def test_hidden_cards_do_not_change_the_observation():
             continue
         pos = G.to_position(s, i)
         me = pos["to_move"]
-        a, b = G.from_position(pos, seed=0), G.from_position(_hidden_variants(pos, rng), seed=5)
+        a, b = G.from_position(pos, seed=0), G.from_position(redeal_hidden(pos, rng), seed=5)
         assert G.to_position(a, 0) != G.to_position(b, 0) or not pos["hands"][1 - me]
         np.testing.assert_array_equal(G.observe(a, [me]), G.observe(b, [me]))
         np.testing.assert_array_equal(G.legal_mask(a), G.legal_mask(b))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 
 import gymnasium as gym
 import numpy as np
@@ -15,6 +14,7 @@ from envs.core.sampling import sample_legal
 from envs.gostop import GO, GoStop
 from training.cli import main
 from training.evaluate import seat_swapped_match
+from tests.gostop_positions import redeal_hidden
 
 SMALL = dict(determinizations=2, choice_determinizations=2, go_stop_determinizations=4, candidates=3)
 G = GoStop()
@@ -51,16 +51,6 @@ def test_legal_at_every_decision_kind():
     assert mask[np.arange(states.batch_size), actions].all()
 
 
-def _hidden_variant(pos, rng):
-    """The position with the opponent's hand and the stock dealt again from their union."""
-    opp = 1 - pos["to_move"]
-    hidden = pos["hands"][opp] + pos["stock"]
-    rng.shuffle(hidden)
-    k = len(pos["hands"][opp])
-    out = copy.deepcopy(pos)
-    out["hands"][opp], out["stock"] = sorted(hidden[:k]), hidden[k:]
-    return out
-
 
 def test_never_depends_on_hidden_cards():
     """Two states that differ only in the opponent's hand and the stock get the same action."""
@@ -72,7 +62,7 @@ def test_never_depends_on_hidden_cards():
         if pool.phase[i] != 0:  # positions load at PLAY decisions
             continue
         pos = G.to_position(pool, i)
-        a, b = G.from_position(pos, seed=1), G.from_position(_hidden_variant(pos, rng), seed=2)
+        a, b = G.from_position(pos, seed=1), G.from_position(redeal_hidden(pos, rng), seed=2)
         if G.to_position(a, 0) == G.to_position(b, 0):
             continue
         np.testing.assert_array_equal(G.observe(a), G.observe(b))

@@ -18,6 +18,7 @@ import pytest
 from envs.core.sampling import sample_legal
 from envs.rainbow_dice import RainbowDice, RainbowState
 from envs.rainbow_dice.position import PHASES
+from tests.oracles import check_same
 from tests.oracles.rainbow_dice_numpy import NumpyRainbowDice
 
 # (num_players, copies_per_hand, start_tokens, reward)
@@ -31,15 +32,6 @@ CONFIGS = [
     (4, 10, 6, "win"),
 ]
 
-
-def _check_same(fast, slow, s_fast, s_slow, where):
-    assert s_fast.equals(s_slow), f"{where}: states differ"
-    m = fast.legal_mask(s_fast)
-    np.testing.assert_array_equal(m, slow.legal_mask(s_slow), err_msg=where)
-    np.testing.assert_array_equal(fast.observe(s_fast), slow.observe(s_slow), err_msg=where)
-    for seat in range(fast.num_players):
-        np.testing.assert_array_equal(fast.observe(s_fast, seat), slow.observe(s_slow, seat), err_msg=where)
-    return m
 
 
 def _random_position(game, rng):
@@ -95,7 +87,7 @@ def play_both(config, num_games, batch, seed):
             assert fast.to_position(s_fast, i) == slow.to_position(s_slow, i)
         finished += done.size
         np.testing.assert_array_equal(fast.reset_where(s_fast, s_fast.done), slow.reset_where(s_slow, s_slow.done))
-        mask = _check_same(fast, slow, s_fast, s_slow, where)
+        mask = check_same(fast, slow, s_fast, s_slow, where)
         actions = sample_legal(mask, rng)
         if step % 5 == 4:  # a random subset through step_where
             rows = np.flatnonzero(rng.random(batch) < 0.5)
@@ -106,7 +98,7 @@ def play_both(config, num_games, batch, seed):
             r_fast, r_slow = fast.step(s_fast, actions), slow.step(s_slow, actions)
             decisions += batch
         np.testing.assert_array_equal(r_fast, r_slow, err_msg=where)
-        _check_same(fast, slow, s_fast, s_slow, where)
+        check_same(fast, slow, s_fast, s_slow, where)
         step += 1
     return decisions
 
@@ -126,7 +118,7 @@ def test_random_positions_match():
         s_fast = RainbowState.concat([fast.from_position(pos, seed=seed) for pos, seed in built])
         s_slow = RainbowState.concat([slow.from_position(pos, seed=seed) for pos, seed in built])
         for step in range(6):
-            mask = _check_same(fast, slow, s_fast, s_slow, f"{config} position step {step}")
+            mask = check_same(fast, slow, s_fast, s_slow, f"{config} position step {step}")
             live = ~s_fast.done
             actions = sample_legal(mask[live], rng)
             np.testing.assert_array_equal(fast.step_where(s_fast, live, actions),

@@ -15,20 +15,11 @@ import pytest
 
 from envs.core.sampling import sample_legal
 from envs.yacht import Yacht
-from tests.oracles import assert_same_errors, step_both
+from tests.oracles import assert_same_errors, check_same, step_both
 from tests.oracles.yacht_numpy import NumpyYacht
 
 CONFIGS = [(1, "score"), (2, "score"), (2, "win"), (3, "win"), (4, "score")]
 
-
-def _check_same(fast, slow, s_fast, s_slow, where):
-    assert s_fast.equals(s_slow), f"{where}: states differ"
-    m = fast.legal_mask(s_fast)
-    np.testing.assert_array_equal(m, slow.legal_mask(s_slow), err_msg=where)
-    np.testing.assert_array_equal(fast.observe(s_fast), slow.observe(s_slow), err_msg=where)
-    for seat in range(fast.num_players):
-        np.testing.assert_array_equal(fast.observe(s_fast, seat), slow.observe(s_slow, seat), err_msg=where)
-    return m
 
 
 def _random_positions(n, num_players, rng):
@@ -62,11 +53,11 @@ def play_both(num_players, reward, num_games, batch, seed):
     finished = decisions = step = 0
     while finished < num_games:
         where = f"{num_players}p {reward} step {step}"
-        mask = _check_same(fast, slow, s_fast, s_slow, where)
+        mask = check_same(fast, slow, s_fast, s_slow, where)
         actions = sample_legal(mask, rng)
         rows = np.flatnonzero(rng.random(batch) < 0.5) if step % 5 == 4 else None  # some via step_where
         decisions += step_both(fast, slow, s_fast, s_slow, actions, rows, where)
-        _check_same(fast, slow, s_fast, s_slow, where)
+        check_same(fast, slow, s_fast, s_slow, where)
         done = s_fast.done.copy()
         for i in np.flatnonzero(done)[:3]:
             assert fast.result(s_fast, i) == slow.result(s_slow, i)

@@ -1,6 +1,6 @@
 """Test oracles: the former numpy implementations of the game cores, kept only to check the
 compiled ones against (differential tests, ``madang bench --oracle``).  Never imported by
-production code.  The two checks below are shared by the differential tests."""
+production code.  The checks below are shared by the differential tests."""
 
 
 def assert_same_errors(fast, slow, seeds, bad_batches) -> None:
@@ -32,3 +32,17 @@ def step_both(fast, slow, s_fast, s_slow, actions, rows=None, where: str = "") -
         r_slow = slow.step_where(s_slow, rows, actions[rows])
     np.testing.assert_array_equal(r_fast, r_slow, err_msg=where)
     return len(actions) if rows is None else len(rows)
+
+
+def check_same(fast, slow, s_fast, s_slow, where: str = ""):
+    """Assert that both cores hold equal states with equal masks and observations (the mover's
+    and every seat's); returns the mask."""
+    import numpy as np
+
+    assert s_fast.equals(s_slow), f"{where}: states differ"
+    m = fast.legal_mask(s_fast)
+    np.testing.assert_array_equal(m, slow.legal_mask(s_slow), err_msg=where)
+    np.testing.assert_array_equal(fast.observe(s_fast), slow.observe(s_slow), err_msg=where)
+    for seat in range(fast.num_players):
+        np.testing.assert_array_equal(fast.observe(s_fast, seat), slow.observe(s_slow, seat), err_msg=where)
+    return m
