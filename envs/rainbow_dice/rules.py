@@ -112,10 +112,15 @@ class RainbowDice(Game):
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
-        B, P = key.shape[0], self.num_players
         key, counter = key.astype(np.uint64), counter.astype(np.uint64)  # copies
-        code = np.empty(B, np.int64)
+        code = np.empty(key.shape[0], np.int64)
         kernels.new_games(key, counter, code)
+        return self.fresh_state(key, counter, code)
+
+    def fresh_state(self, key, counter, code) -> RainbowState:
+        """The state at the start of a game whose first throw is ``code`` (the streams ``key`` and
+        ``counter`` already past that throw; the arrays are kept, not copied)."""
+        B, P = key.shape[0], self.num_players
         supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
         return RainbowState(
             to_move=np.zeros(B, np.int8),
