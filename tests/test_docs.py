@@ -134,7 +134,7 @@ def test_adapter_options_table_is_the_code():
     """docs/interface.md lists every adapter option once, with the envs that take it and its values."""
     from envs.adapters import gym_env, pettingzoo_env, vector_env
     from envs.adapters.infos import INFO_MODES
-    from envs.adapters.observations import OBSERVATION_MODES
+    from envs.adapters.observations import MASK_DTYPES, OBSERVATION_MODES
 
     rows = {r[0]: r for r in _rows((ROOT / "docs" / "interface.md").read_text(), "option")}
     takers = {"single": gym_env.ADAPTER_KEYS, "vector": vector_env.ADAPTER_KEYS,
@@ -143,8 +143,8 @@ def test_adapter_options_table_is_the_code():
     for key, cells in rows.items():
         assert {e.strip() for e in cells[1].split(",")} == {name for name, keys in takers.items() if key in keys}
     for key, modes in (("autoreset_mode", vector_env.AUTORESET_MODES), ("observation_mode", OBSERVATION_MODES),
-                       ("info_mode", INFO_MODES)):
-        assert re.findall(r'"([a-z_]+)"', rows[key][2]) == list(modes)
+                       ("info_mode", INFO_MODES), ("mask_dtype", MASK_DTYPES)):
+        assert re.findall(r'"([a-z_0-9]+)"', rows[key][2]) == list(modes)
 
 
 def test_reason_code_table_is_the_code():

@@ -203,6 +203,12 @@ class Game:
         Evaluations count them as games played."""
         return []
 
+    def reset_info(self, state: BatchState, index: int = 0) -> dict:
+        """The reset fields of game ``index`` after a random (re)deal: what a single env's
+        ``reset`` reports about it besides the results (Go-Stop: ``redeals``, ``skipped_deals``),
+        for the vector env's infos; none by default."""
+        return {}
+
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
         return np.zeros(self.num_players, dtype=np.float32)
