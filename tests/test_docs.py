@@ -1,8 +1,8 @@
 """The README and docs: every Python block runs alone, layouts match the code, links stay inside.
 
 A block's info string names the extra it needs: ```` ```python torchrl ```` runs here when
-torchrl is installed (always under CI), ```` ```python rllib ```` runs in the RLlib venv, by
-tests/rllib/test_rllib.py (ray pins its own gymnasium).
+torchrl is installed (``requires("torchrl")``: always under CI), ```` ```python rllib ```` runs in
+the RLlib venv, by tests/rllib/test_rllib.py (ray pins its own gymnasium).
 """
 
 from __future__ import annotations
@@ -54,13 +54,9 @@ def test_python_block_runs_alone(code, tmp_path):
     _run_alone(code, tmp_path)
 
 
+@pytest.mark.requires("torchrl")
 @pytest.mark.parametrize("code", blocks("torchrl"))
 def test_torchrl_block_runs_alone(code, tmp_path):
-    import importlib.util
-
-    from tools import require_or_skip
-
-    require_or_skip(importlib.util.find_spec("torchrl") is not None, 'torchrl is missing: pip install -e ".[torchrl]"')
     _run_alone(code, tmp_path)
 
 

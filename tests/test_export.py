@@ -103,8 +103,9 @@ def test_examples_are_real_positions_that_encode_to_their_observations(exported,
     _check_positions(meta["game"], examples)
 
 
+@pytest.mark.requires("onnx")
 @pytest.mark.parametrize("game_name", sorted(GAMES))
-def test_every_game_exports(onnx_extra, tmp_path, game_name):
+def test_every_game_exports(tmp_path, game_name):
     """An untrained policy of each game goes through the same export (before its bot ships)."""
     from agents.export import export_bot
 
