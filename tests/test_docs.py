@@ -148,3 +148,46 @@ def test_reason_code_table_is_the_code():
 
     rows = _rows((ROOT / "docs" / "interface.md").read_text(), "`reason_code`")
     assert [(int(r[0]), "" if r[1] == '""' else r[1]) for r in rows] == list(enumerate(REASONS))
+
+
+def test_gostop_page_says_what_a_nagari_reports():
+    """docs/rules/gostop.md gives the nagari winner the env reports in ``info`` (-1, not None)."""
+    import gymnasium as gym
+    import numpy as np
+
+    from envs.core.sampling import sample_legal
+
+    venv = gym.make_vec("madang/GoStop-v0", num_envs=512, vectorization_mode="vector_entry_point",
+                        autoreset_mode="next_step")
+    _, info = venv.reset(seed=0)
+    rng, winners = np.random.default_rng(0), set()
+    for _ in range(2000):
+        _, _, term, _, info = venv.step(sample_legal(info["action_mask"], rng))
+        winners |= {int(w) for w in info["winner"][term & (info["reason"] == "nagari")]}
+        if winners:
+            break
+    assert winners == {-1}
+    text = (ROOT / "docs" / "rules" / "gostop.md").read_text()
+    assert '`info["winner"]` (a seat, or -1 for nagari' in text
+
+
+def test_readme_status_table_names_every_bot(tmp_path):
+    """README's status table lists, per game, the bots ``madang bots GAME`` lists (the package's
+    own: a fresh user directory, so that no bot shipped on this machine counts)."""
+    import json
+
+    code = ("import json; from agents.registry import available; from envs.registration import GAMES; "
+            "print(json.dumps({g: available(g) for g in GAMES}))")
+    env = {**os.environ, "MADANG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "HOME": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    bots = json.loads(r.stdout)
+    rows = _rows((ROOT / "README.md").read_text(), "game")
+    listed = {cells[1]: set(re.findall(r"`([a-z-]+)`", cells[2].split("bots:", 1)[1])) for cells in rows}
+    assert listed == {game_class(g).env_id: set(bots[g]) for g in GAMES}
+
+
+def test_license_file_is_the_license_pyproject_names():
+    assert re.search(r'^license = \{ text = "MIT" \}$', (ROOT / "pyproject.toml").read_text(), re.M)
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the madang developers" in text
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
