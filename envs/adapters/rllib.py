@@ -30,6 +30,7 @@ from gymnasium.vector import AutoresetMode
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .infos import REASON_CODES
+from .vector_env import AUTORESET_MODES
 
 PREFIX = "madang-rllib/"
 
@@ -127,7 +128,7 @@ class RLlibVectorObservations(gym.vector.VectorWrapper):
     def _check_autoreset_mode(env) -> None:
         mode = env.metadata.get("autoreset_mode")
         if mode is not AutoresetMode.NEXT_STEP:
-            name = getattr(mode, "value", mode)
+            name = next((k for k, m in AUTORESET_MODES.items() if m is mode), mode)
             raise ValueError(
                 f"RLlib needs autoreset_mode='next_step', got {name!r}: its env runners assume next-step "
                 "autoreset, so they would silently drop the first transition of every later game "
