@@ -12,7 +12,8 @@ stock) ever leaves it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -32,6 +33,27 @@ def shared_bot(name: str):
     return agents.load(name)
 
 
+_WARM_LOCKS = {g: threading.Lock() for g in GAMES}
+_warm: set[tuple[str, str]] = set()
+
+
+def warm_up(game: str, bots: Iterable[str]) -> None:
+    """Make each bot of ``bots`` ready to play ``game`` at full speed, once per process.
+
+    Loads the bot and lets it make the first moves of a throwaway game, which builds what
+    the bot and the game's observation build on first use (solver and reach tables, compiled
+    kernels).  One lock per game: concurrent callers wait for one build instead of repeating
+    it.  Raises ``ValueError`` for an unknown game or bot.
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(sorted(GAMES))}")
+    with _WARM_LOCKS[game]:
+        for name in bots:
+            if (game, name) not in _warm:
+                Session(game, [name], seat=1, seed=0)  # the bot moves first
+                _warm.add((game, name))
+
+
 def seat_range(game: str) -> tuple[int, int]:
     """(fewest, most) seats of ``game``."""
     cls = game_class(game)
@@ -42,7 +64,9 @@ class Session:
     """A person in seat ``seat`` against ``bots`` (names, in seat order around the person).
 
     ``Session("yacht", ["yacht-greedy", "random"], seat=1, seed=7)``: three seats, the person
-    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices.
+    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices;
+    :meth:`public` shows it once the game is over (or from the start when the person chose it),
+    so that a game can be replayed without telling the dice or the cards to come.
     Raises ``ValueError`` naming the problem for an unknown game or bot, a bot of another game,
     a wrong number of bots for the game, or a bad seat or seed.
     """
@@ -78,7 +102,9 @@ class Session:
             for s in range(players)
         ]
         self.bots = {p["seat"]: load_bot(p["name"]) for p in self.players if not p["human"]}
-        seed = resolve_seed(seed)
+        self.names = [p["name"] for p in self.players]
+        self.seed_chosen = seed is not None
+        seed = self.seed = resolve_seed(seed)
         self.state = self.game.init([seed])
         self.rng = np.random.default_rng(seed)
         self.log: list[dict] = []
@@ -105,7 +131,11 @@ class Session:
 
     def render(self) -> str:
         """The board and the person's moves as plain text."""
-        return self.text.render(self.view(), self.moves() or None)
+        return self.text.render(self.view(), self.moves() or None, self.names)
+
+    def hint(self) -> str:
+        """What the person may type now (the view module's ``hint``)."""
+        return self.text.hint(self.view(), self.moves())
 
     def standings(self) -> list[dict] | None:
         """Final results in seat order, ``{"seat", "player", "points", "winner"}``; None before the end.
@@ -127,7 +157,11 @@ class Session:
                  "winner": bool(won[p["seat"]])} for p in self.players]
 
     def public(self) -> dict:
-        """Everything the person's screen shows, JSON-compatible, built from their seat view only."""
+        """Everything the person's screen shows, JSON-compatible, built from their seat view only.
+
+        ``seed`` is a decimal string (it can exceed what a JavaScript number holds exactly),
+        None while the game runs on a seed the person did not choose.
+        """
         return {
             "game": self.game_name,
             "title": TITLES[self.game_name],
@@ -140,6 +174,7 @@ class Session:
             "moves": self.moves(),
             "log": self.log,
             "standings": self.standings(),
+            "seed": str(self.seed) if self.seed_chosen or self.over else None,
         }
 
     # --------------------------------------------------------------- playing
@@ -168,7 +203,7 @@ class Session:
         before = self.view()
         self.game.step(self.state, np.array([action]))  # validates first: nothing changes on error
         after = self.view()
-        info = self.text.explain(before, action, after)
+        info = self.text.explain(before, action, after, self.names)
         move = self.text.move(before, action)
         self.log.append({
             "n": len(self.log), "seat": mover, "player": self.players[mover]["name"],
