@@ -374,7 +374,8 @@ def _not_a_move_id(a: int, view: dict, moves: list[dict]) -> str:
 
 
 def reference() -> dict:
-    """The fixed deck table a front-end draws cards with: month, kind, label and picture per id."""
+    """The fixed deck table a front-end draws cards with: month, kind, label and picture per id,
+    and the :data:`THRESHOLDS` of the captured piles."""
     return {
         "cards": [
             {"id": c, "month": C.month_of(c), "month_name": MONTHS[c // 4],
@@ -383,4 +384,5 @@ def reference() -> dict:
             for c in range(C.NUM_CARDS)
         ],
         "months": list(MONTHS),
+        "thresholds": dict(THRESHOLDS),
     }
