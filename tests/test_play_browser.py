@@ -216,6 +216,10 @@ def test_rainbow_players_table_lines_up(browser, base_url):
         tops = {round(c.rect["y"]) for c in cells}
         heights = {round(c.rect["height"]) for c in cells}
         assert len(tops) == 1 and len(heights) == 1, (row.text, tops, heights)
+    # Each column's heading sits over its cells: names and cards on the left, numbers on the right.
+    columns = [[r.find_elements("css selector", "th, td")[k] for r in rows] for k in range(4)]
+    for k, column in enumerate(columns):
+        assert {c.value_of_css_property("text-align") for c in column} == {"right" if k in (1, 2) else "left"}, k
 
 
 def test_rainbow_buys_explain_a_duplicate_bonus(browser, base_url):

@@ -334,8 +334,8 @@ function drawRainbow(g) {
     el("div", { class: "felt" },
       el("div", { class: "round" }, g.over ? "game over" : `round ${v.round} / ${ref.rounds} · ${v.phase.replace("_", " ")} phase · die actions ${v.die_actions_used}/3`),
       el("div", { class: "dice-row" }, dice), controls),
-    el("table", { class: "players" }, el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "tokens"),
-      el("th", {}, "score"), el("th", {}, "cards"))), el("tbody", {}, players)),
+    el("table", { class: "players" }, el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", { class: "num" }, "tokens"),
+      el("th", { class: "num" }, "score"), el("th", { class: "cards" }, "cards"))), el("tbody", {}, players)),
     el("div", { class: "market" }, el("h3", {}, "Market (highlighted: your dice satisfy it)"), market));
 }
 
