@@ -503,3 +503,13 @@ def test_eight_first_games_build_the_bot_tables_once(start):
     assert out.returncode == 0, out.stderr[-3000:]
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result == {"statuses": [201] * 8, "builds": 1}
+
+
+@pytest.mark.soak
+def test_a_short_load_on_loopback_has_no_server_errors_and_flat_memory():
+    """``benchmarks/play_load.py`` at a small size (its full size is a manual run)."""
+    from benchmarks.play_load import main
+
+    figures = main(["--clients", "4", "--seconds", "10", "--cold", "2"])
+    assert figures["server_errors"] == 0 and figures["transport_errors"] == 0
+    assert figures["peak_mib"] - figures["warm_mib"] < 100
