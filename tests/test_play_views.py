@@ -454,3 +454,22 @@ def test_gostop_tallies_count_the_piles_as_they_score(seed):
             assert t["animals"] == len(set(pile) & C.ANIMALS) - (t["cup"] == "junk")
         else:
             assert t["cup"] is None and t["junk"] == units and t["animals"] == len(set(pile) & C.ANIMALS)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_hints_what_may_be_typed(name):
+    """The ``hint`` of the text protocol: a line at every decision, and the quoted examples of
+    Go-Stop's hints (``'take 44'``, ``'play 8'``) are moves that parse."""
+    import re
+
+    game = game_class(name)(num_players=2)
+    for state in walk(game, 1, steps=120):
+        if state.done[0]:
+            break
+        view, moves = game.seat_view(state, 0), game.legal_moves(state, 0)
+        hint = game.view_module.hint(view, moves)
+        assert isinstance(hint, str) and hint
+        if name == "gostop":
+            for typed in re.findall(r"'((?:play|take) [^']+)'", hint):
+                if "CARD" not in typed:
+                    assert game.view_module.parse(typed, view, moves) in {m["id"] for m in moves}, typed

@@ -389,9 +389,9 @@ def raw_exchange(base, head: bytes, send_body=None, timeout=20.0):
 
 
 def rss_mb() -> float:
-    import psutil
+    from benchmarks.play_load import rss_mb as of_process
 
-    return psutil.Process().memory_info().rss / 2**20
+    return of_process(os.getpid())
 
 
 def test_a_huge_content_length_is_refused_before_any_body_is_read():
