@@ -149,6 +149,8 @@ BAD_NEW_GAMES = [
     ({"game": "yacht", "seed": "9223372036854775808"}, "seed must be an int"),
     ({"game": "yacht", "seed": "-3"}, "seed must be an int"),
     ({"game": "yacht", "seed": "1e5"}, "seed must be an int"),
+    ({"game": "yacht", "seed": "\u00b2"}, "seed must be an int"),
+    ({"game": "yacht", "seed": ""}, "seed must be an int"),
     ({"game": "yacht", "seed": [1]}, "seed must be an integer or a string"),
     ({"game": "yacht", "colour": "red"}, "unknown field"),
 ]

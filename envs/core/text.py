@@ -54,6 +54,11 @@ def _squash(name: str) -> str:
     return re.sub(r"[\s_\-]+", "", str(name).lower())
 
 
+def is_number(word: str) -> bool:
+    """``word`` is a plain decimal number (ASCII digits only)."""
+    return word.isascii() and word.isdigit()
+
+
 def move_by_id(word: str, moves: list[dict]) -> int | None:
     """The move id typed as a plain number (``"42"``), or None when ``word`` is not a number.
 

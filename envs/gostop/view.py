@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.text import fit, match_name, move_lines, plural, require_legal, seat_label, seat_name, tokens
+from ..core.text import (
+    fit, is_number, match_name, move_lines, plural, require_legal, seat_label, seat_name, tokens,
+)
 from . import cards as C
 from .actions import CHOOSE_START, GO, STOP
 from .position import result_of
@@ -325,7 +327,7 @@ def parse(text: str, view: dict, moves: list[dict]) -> int:
     if not words:
         raise ValueError(f"type a move: {hint(view, moves)}")
     legal = {mv["id"] for mv in moves}
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and is_number(words[0]):
         a = int(words[0])
         if a in legal:
             return a
@@ -346,7 +348,7 @@ def parse(text: str, view: dict, moves: list[dict]) -> int:
         raise ValueError(f"'{verb}' plays a card from your hand; now you choose a card of the table: "
                          f"type {hint(view, moves)}")
     rest = words[1:] if verb in PLAY_VERBS + TAKE_VERBS else words
-    if len(rest) == 1 and rest[0].isdigit():
+    if len(rest) == 1 and is_number(rest[0]):
         c = int(rest[0])
         if c in cards:
             return cards[c]

@@ -20,7 +20,7 @@ Dice are numbered 1..5 for people (die ``i`` of the spec is die ``i + 1`` here).
 from __future__ import annotations
 
 from ..core.text import (
-    fit, match_name, move_by_id, move_lines, plural, require_legal, seat_label, tokens,
+    fit, is_number, match_name, move_by_id, move_lines, plural, require_legal, seat_label, tokens,
 )
 from .dice import NUM_REROLL_IDS, REROLL_BITS
 from .kernels import ROLLS_PER_TURN
@@ -194,7 +194,7 @@ def _parse_reroll(keeping: bool, rest: list[str], view: dict, moves: list[dict])
 def _dice_numbered(words: list[str]) -> set[int]:
     dice: set[int] = set()
     for w in words:
-        if not w.isdigit() or not 1 <= int(w) <= NUM_DICE:
+        if not is_number(w) or not 1 <= int(w) <= NUM_DICE:
             raise ValueError(f"dice are numbered 1..{NUM_DICE}, got {w!r} "
                              "(to name dice by value, type 'keep values 6 6')")
         if int(w) - 1 in dice:
@@ -210,12 +210,12 @@ def _dice_with_values(words: list[str], dice: list[int]) -> set[int]:
     free = list(range(NUM_DICE))
     chosen: set[int] = set()
     for w in words:
-        if not w.isdigit() or not 1 <= int(w) <= 6:
+        if not is_number(w) or not 1 <= int(w) <= 6:
             raise ValueError(f"dice show values 1..6, got {w!r}")
         i = next((i for i in free if dice[i] == int(w)), None)
         if i is None:
             have = sum(d == int(w) for d in dice)
-            want = sum(x == w for x in words)
+            want = sum(is_number(x) and int(x) == int(w) for x in words)
             raise ValueError(f"the dice show {_values(dice)}: {have} {'die' if have == 1 else 'dice'} "
                              f"with {w}, not {want}")
         free.remove(i)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 from starlette.requests import Request
@@ -25,7 +26,7 @@ async def read_body(request: Request, max_bytes: int = MAX_BODY, timeout_s: floa
     """The whole request body, or ``ApiError`` (400 bad length, 408 too slow, 413 too large)."""
     length = request.headers.get("content-length")
     if length is not None:
-        if not length.strip().isdigit():
+        if not re.fullmatch(r"[0-9]+", length.strip()):
             raise ApiError(400, f"bad Content-Length {length!r}", close=True)
         if int(length) > max_bytes:
             raise ApiError(413, f"request body over {max_bytes} bytes", close=True)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
 def _seed(value) -> int | None:
     """The seed of a new-game body: an int, or a decimal string (exact beyond 2**53)."""
     if isinstance(value, str):
-        if not value.isdigit() or len(value) > 19 or int(value) > MAX_SEED:
+        if not re.fullmatch(r"[0-9]{1,19}", value) or int(value) > MAX_SEED:
             raise ApiError(400, f"seed must be an int in 0..2**63-1 or its decimal string, got {value[:30]!r}")
         return int(value)
     return value
