@@ -165,7 +165,8 @@ def render(view: dict, moves: list[dict] | None = None, names: list[str] | None 
         lines = ["Rainbow Dice: game over"]
     else:
         free = plural(view["free_rerolls_left"], "free reroll")
-        lines = [f"Rainbow Dice, round {view['round']}/{NUM_ROUNDS}: {seat_label(view, view['to_move'], names)} to move, "
+        mover = seat_label(view, view["to_move"], names)
+        lines = [f"Rainbow Dice, round {view['round']}/{NUM_ROUNDS}: {mover} to move, "
                  f"{view['phase'].replace('_', ' ')} phase, {free} left, "
                  f"die actions {view['die_actions_used']}/3",
                  "die    " + "  ".join(f"{c:>2}" for c in LETTERS),
