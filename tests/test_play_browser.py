@@ -27,6 +27,12 @@ def live_games() -> int:
     return len(APP.state.store)
 
 
+def wait_for(browser, condition, timeout: float = 60.0):
+    from selenium.webdriver.support.ui import WebDriverWait  # selenium only where a browser runs
+
+    return WebDriverWait(browser, timeout).until(condition)
+
+
 def standings(browser):
     rows = browser.find_elements("css selector", "table.standings tbody tr")
     return [r.text for r in rows], [r for r in rows if "winner" in r.get_attribute("class")]
@@ -88,12 +94,12 @@ def test_leave_deletes_the_game_and_new_game_replaces_it(browser, base_url):
     before = live_games()
     first = browser.execute_script("return ui.game.id;")
     browser.find_element("id", "new-game").click()
+    wait_for(browser, lambda d: d.execute_script("return ui.game && ui.game.id;") not in (None, first))
     wait_idle(browser)
-    second = browser.execute_script("return ui.game.id;")
-    assert second != first and live_games() == before  # the old one was deleted, a new one made
+    assert live_games() == before  # the old one was deleted, a new one made
     assert browser.find_element("id", "seed-shown").text == "seed: shown at the end"  # a fresh deal
     browser.find_element("id", "leave").click()
-    wait_idle(browser)
+    wait_for(browser, lambda d: d.find_element("id", "setup").is_displayed())
     assert live_games() == before - 1
     assert browser.find_element("id", "setup").is_displayed() and not browser.find_element("id", "play").is_displayed()
 
@@ -106,8 +112,7 @@ def test_a_game_gone_from_the_server_offers_a_new_one(browser, base_url):
     wait_idle(browser)
     assert "no such game" in browser.find_element("id", "move-error").text
     browser.find_element("id", "restart").click()
-    wait_idle(browser)
-    assert browser.find_element("id", "setup").is_displayed()
+    wait_for(browser, lambda d: d.find_element("id", "setup").is_displayed())
 
 
 # ------------------------------------------------------------------ keyboard and seeds

@@ -128,7 +128,8 @@ async function leave() {
 }
 
 async function toSetup() {
-  await leave();
+  busy(true);
+  try { await leave(); } finally { busy(false); }
   draw();
   window.scrollTo(0, 0);
 }
@@ -137,6 +138,7 @@ async function restart(seed) {
   // A new game with the same table (the same seed too, when given), after leaving this one.
   const g = ui.game;
   ui.pick = { game: g.game, bots: g.players.filter((p) => !p.human).map((p) => p.name), seat: g.seat };
+  busy(true);
   await leave();
   $("#seed").value = seed || "";
   await startGame();
