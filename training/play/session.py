@@ -108,6 +108,8 @@ class Session:
         self.state = self.game.init([seed])
         self.rng = np.random.default_rng(seed)
         self.log: list[dict] = []
+        self._version = 0  # moves made; the cached view and moves below belong to one version
+        self._cached: dict[str, tuple[int, object]] = {}
         self._advance()
 
     # --------------------------------------------------------------- reading
@@ -122,12 +124,20 @@ class Session:
         return int(self.state.to_move[0])
 
     def view(self) -> dict:
-        """The person's seat view (``game.seat_view``)."""
-        return self.game.seat_view(self.state, 0, self.seat)
+        """The person's seat view (``game.seat_view``; computed once per position: do not change it)."""
+        return self._once("view", lambda: self.game.seat_view(self.state, 0, self.seat))
 
     def moves(self) -> list[dict]:
-        """The person's legal moves now (empty when the game is over)."""
-        return [] if self.over else self.game.legal_moves(self.state, 0)
+        """The person's legal moves now (empty when the game is over or a bot is to move)."""
+        return self._once("moves", lambda: [] if self.over or self.to_move != self.seat
+                          else self.game.legal_moves(self.state, 0))
+
+    def _once(self, key: str, make):
+        version, value = self._cached.get(key, (-1, None))
+        if version != self._version:
+            value = make()
+            self._cached[key] = (self._version, value)
+        return value
 
     def render(self) -> str:
         """The board and the person's moves as plain text."""
@@ -202,6 +212,7 @@ class Session:
         mover = self.to_move
         before = self.view()
         self.game.step(self.state, np.array([action]))  # validates first: nothing changes on error
+        self._version += 1
         after = self.view()
         info = self.text.explain(before, action, after, self.names)
         move = self.text.move(before, action)
