@@ -181,6 +181,14 @@ def test_gostop_piles_show_the_cup_and_the_thresholds(browser, base_url):
     assert labels["junk"] == f"JUNK {t['junk']}/10 UNITS"
 
 
+def test_gostop_says_1_point(browser, base_url):
+    g = drive(base_url, {"game": "gostop", "bots": ["gostop-greedy"], "seed": 3}, first_move,
+              lambda g: 1 in g["view"]["scores"])
+    open_game(browser, base_url, g["id"])
+    scores = [e.text for e in browser.find_elements("css selector", ".side-head .score")]
+    assert "1 point" in scores and "1 points" not in browser.find_element("tag name", "body").text
+
+
 def test_gostop_says_when_the_last_card_ended_the_deal(browser, base_url):
     def always_go(g):
         ids = [m["id"] for m in g["moves"]]

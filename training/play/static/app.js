@@ -38,6 +38,8 @@ async function api(method, path, body) {
   return data;
 }
 
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
 function busy(on) { document.body.dataset.busy = on ? "1" : "0"; }
 
 function gameInfo(name) { return ui.catalog.games.find((g) => g.name === name); }
@@ -189,7 +191,7 @@ function hint(g) {
   }
   const ref = gameInfo("gostop").reference;
   if (v.decision === "play") return "play a card from your hand";
-  if (v.decision === "go_stop") return `you have ${v.scores[g.seat]} points: Go or Stop?`;
+  if (v.decision === "go_stop") return `you have ${plural(v.scores[g.seat], "point")}: Go or Stop?`;
   const c = v.decision === "hand_choice" ? v.played : v.flipped;
   return `choose which ${ref.cards[c].month_name} card to take`;
 }
@@ -300,7 +302,7 @@ function drawRainbow(g) {
     reroll ? moveButton(reroll, `Reroll ${6 - ui.held.filter(Boolean).length} unlocked (free, ${v.free_rerolls_left} left)`, "primary") : null,
     rolling && !reroll ? el("button", { type: "button", disabled: true }, "Unlock a die to reroll") : null,
     stop ? moveButton(stop, "Stop rolling") : null,
-    take ? moveButton(take, `Take ${take.tokens} token${take.tokens > 1 ? "s" : ""} (ends turn)`) : null,
+    take ? moveButton(take, `Take ${plural(take.tokens, "token")} (ends turn)`) : null,
     decline ? moveButton(decline, "No second card") : null) : null;
   const sat = new Set(v.satisfied);
   const market = ref.ranks.map((rank, r) => el("div", { class: "rank-row" },
@@ -403,7 +405,7 @@ function drawGostop(g) {
     const extra = [v.go_count[s] ? `${v.go_count[s]} Go (at ${v.go_score[s]})` : null,
                    v.ppuk_count[s] ? `${v.ppuk_count[s]} ppuk` : null].filter(Boolean).join(", ");
     return el("div", { class: "side-head" + (s === v.to_move && !g.over ? " turn" : "") },
-      el("strong", {}, p.human ? "you" : p.name), el("span", { class: "score" }, `${v.scores[s]} points`),
+      el("strong", {}, p.human ? "you" : p.name), el("span", { class: "score" }, plural(v.scores[s], "point")),
       extra ? el("span", { class: "hint" }, extra) : null);
   };
   const piles = new Map(v.piles.map((p) => [p.month, p.owner]));
@@ -439,7 +441,7 @@ function gostopResultLine(g) {
   if (r.winner === null) return "Nagari: nobody stopped before the cards ran out (a draw).";
   if (r.reason !== "stop") return `${name(r.winner)} won ${r.payout} by ${r.reason.replace("_", " ")}.`;
   const s = r.settlement, baks = ["gwang_bak", "meong_bak", "pi_bak"].filter((b) => s[b]).map((b) => b.replace("_", "-"));
-  const how = r.last_card ? `won when the last card ended the deal, with ${s.base} points` : `stopped with ${s.base} points`;
+  const how = `${r.last_card ? "won when the last card ended the deal, with" : "stopped with"} ${plural(s.base, "point")}`;
   return `${name(r.winner)} ${how}` + (s.go_count ? `, ${s.go_count} Go → ${s.value}` : "")
     + (baks.length ? `, ${baks.join(" + ")} ×${2 ** baks.length}` : "") + ` = ${r.payout}.`;
 }
