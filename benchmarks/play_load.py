@@ -16,6 +16,7 @@ average before and after (the figures depend on what else the machine runs)::
 
     python -m benchmarks.play_load                      # 20 players for 60 s + 8 cold games
     python -m benchmarks.play_load --clients 4 --seconds 10 --cold 2
+    python -m benchmarks.play_load --clients 0 --cold 8 --root ../main   # another checkout's server
 
 No timed asserts: it prints the figures and whether each stayed within the issue's bounds
 (no 5xx, no first move over 1 s, memory within 100 MB of the warm size).
@@ -132,15 +133,16 @@ def main(argv=None) -> dict:
     ap.add_argument("--cold", type=int, default=8, help="simultaneous first games of --cold-bot at the start")
     ap.add_argument("--cold-bot", default="rainbow-greedy")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--root", type=Path, default=ROOT,
+                    help="the checkout whose `madang serve` runs (default: this one), to compare versions")
     args = ap.parse_args(argv)
 
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
-           "OMP_NUM_THREADS": "1"}
+    env = {**os.environ, "PYTHONPATH": str(args.root.resolve()), "OMP_NUM_THREADS": "1"}
     load_before = os.getloadavg()
     t0 = time.perf_counter()
     server = subprocess.Popen([sys.executable, "-m", "training.cli", "serve", "--port", str(port)],
-                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                              env=env, cwd=args.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         probe = Client(port, Stats())
         while True:
@@ -157,7 +159,7 @@ def main(argv=None) -> dict:
         catalog = probe.call("GET", "/api/games")[1]
         bots = {g["name"]: [b["name"] for b in g["bots"]] for g in catalog["games"]}
         warm = rss_mb(server.pid)
-        print(f"server up in {started:.1f} s (bots warmed up first); warm size {warm:.0f} MiB; "
+        print(f"server up in {started:.1f} s; warm size {warm:.0f} MiB; "
               f"load average {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f} before", flush=True)
 
         stats, peak, stop = Stats(), [warm], threading.Event()
