@@ -62,7 +62,7 @@ def _require(meta: dict, key: str, kind, js: Path):
     return value
 
 
-def _nesting(value) -> int:
+def nesting_depth(value) -> int:
     """How deep ``value``'s dicts and lists nest (0 for a scalar), without recursion."""
     deepest, stack = 0, [(value, 0)]
     while stack:
@@ -87,7 +87,7 @@ def read_metadata(js: Path) -> dict:
         raise ValueError(f"{js}: unreadable policy metadata ({type(e).__name__}: {e})") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{js}: the metadata must be a JSON object, got {type(meta).__name__}")
-    if _nesting(meta) > MAX_NESTING:
+    if nesting_depth(meta) > MAX_NESTING:
         raise ValueError(f"{js}: the metadata nests deeper than {MAX_NESTING} levels")
     if meta.get("format_version") != FORMAT_VERSION:
         raise ValueError(f"{js}: format_version {meta.get('format_version')!r} != {FORMAT_VERSION}")

@@ -216,8 +216,9 @@ def _check_training_setup(config) -> None:
 
 
 def _cmd_train(args) -> int:
+    from .checkpoint import CheckpointError
     from .ppo import PPOConfig, PPOTrainer
-    from .run import default_config, run_training
+    from .run import default_config, resume_trainer, run_training
 
     fields = _read_config(args.config, args.game) if args.config else default_config(args.game).to_dict()
     overrides = _key_values(args.set, "--set")
@@ -233,8 +234,9 @@ def _cmd_train(args) -> int:
                          "start the run without --resume, or pass the --run-dir of an earlier run")
     if not args.resume and ckpt.exists():
         raise UsageError(f"{ckpt} exists", "pass --resume to continue it, or choose another --run-dir")
+    damaged = "the file is damaged or not a checkpoint: restore it, or start a new run in another --run-dir"
     if args.resume:
-        with user_input("the file is damaged or not a checkpoint: restore it, or start a new run in another --run-dir"):
+        with user_input(damaged):
             saved = PPOTrainer.read_checkpoint(ckpt)
     with user_input("see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"):
         config = PPOConfig.from_dict({**fields, **overrides, "game": args.game})
@@ -249,7 +251,13 @@ def _cmd_train(args) -> int:
         print(f"madang: note: total_steps {final.total_steps:,} rounded up to {whole:,}, whole rollouts "
               f"of {final.num_envs} games x {final.num_steps} steps", file=sys.stderr)
         overrides["total_steps"] = config.total_steps = whole
-    run_training(config, run_dir, resume=args.resume, overrides=overrides,
+    trainer = None
+    if args.resume:  # every part of the checkpoint is checked before anything is written
+        try:
+            trainer = resume_trainer(config, run_dir, overrides)
+        except CheckpointError as e:
+            raise UsageError(str(e), damaged) from e
+    run_training(config, run_dir, resume=args.resume, overrides=overrides, trainer=trainer,
                  time_budget_s=None if args.minutes is None else 60 * args.minutes)
     return 0
 
