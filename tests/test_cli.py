@@ -1,6 +1,7 @@
 """The madang command line."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -118,9 +119,79 @@ def test_train_mistakes_are_reported_not_raised(capsys, tmp_path):
 def test_demo_ship_and_bots_mistakes(capsys, tmp_path):
     _fails(capsys, ["demo", "--game", "gostop", "--bots", "random"], "gostop takes 2..2 bots")
     _fails(capsys, ["demo", "--game", "rainbow_dice", "--bots", "yacht-greedy"], "yacht-greedy")
-    _fails(capsys, ["ship", str(tmp_path), "mine", "--weights-dir", str(tmp_path / "w")], "not found")
+    _fails(capsys, ["ship", str(tmp_path), "mine"], "not found")
     _fails(capsys, ["ship", str(tmp_path), "random"], "random")
     _fails(capsys, ["ship", str(tmp_path), "mine", "--games", "-1"], "--games")
+
+
+def _digest(path):
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_ship_writes_to_the_user_directory_and_never_overwrites_a_bot(capsys, tmp_path, monkeypatch):
+    import agents
+    from agents.policy_files import WEIGHTS_DIR, save_policy
+    from agents.torch_policy import ActorCritic
+    from envs.yacht import NUM_ACTIONS, OBS_SIZE
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("MADANG_HOME", str(home))
+    run = tmp_path / "run"
+    save_policy(ActorCritic(OBS_SIZE, NUM_ACTIONS, (8,)), run / "policy", "yacht")
+    package = {p: _digest(p) for p in WEIGHTS_DIR.iterdir()}
+    ship = ["ship", str(run)]
+    for name in ("yacht-ppo", "gostop-ppo", "random", "yacht-solver"):  # the package's own bots
+        _fails(capsys, ship + [name, "--games", "3"], "comes with madang", "new name")
+        _fails(capsys, ship + [name, "--games", "3", "--force"], "comes with madang")
+    for name in ("Mine", "../mine", "mine.v2", "_mine", "", "x" * 65, "a b"):
+        _fails(capsys, ship + [name, "--games", "3"], "not a bot name")
+    for games in ("0", "-3"):
+        _fails(capsys, ship + ["mine", "--games", games], "--games must be positive")
+    assert not home.exists() and {p: _digest(p) for p in WEIGHTS_DIR.iterdir()} == package
+
+    assert main(ship + ["mine", "--games", "3"]) == 0
+    assert "shipped mine" in capsys.readouterr().out
+    bots = home / "bots"
+    assert sorted(p.name for p in bots.iterdir()) == ["mine.json", "mine.pt"]
+    assert agents.load("mine").metadata["shipped_evaluation"]["games"] == 3
+    assert main(["bots", "yacht"]) == 0
+    assert any(line.startswith("mine ") and str(bots) in line for line in capsys.readouterr().out.splitlines())
+    _fails(capsys, ship + ["mine", "--games", "4"], "already shipped", "--force")
+    assert agents.load("mine").metadata["shipped_evaluation"]["games"] == 3
+    assert main(ship + ["mine", "--games", "4", "--force"]) == 0
+    assert agents.load("mine").metadata["shipped_evaluation"]["games"] == 4
+    assert {p: _digest(p) for p in WEIGHTS_DIR.iterdir()} == package
+
+    # Files a user put under a package bot's name never shadow it: the package's bots come first.
+    for suffix in (".pt", ".json"):
+        (bots / f"yacht-ppo{suffix}").write_bytes((bots / f"mine{suffix}").read_bytes())
+    assert agents.load("yacht-ppo").metadata["hidden"] == [512, 512, 512, 512]
+    assert agents.available().count("yacht-ppo") == 1
+
+
+def test_ship_into_a_directory_it_cannot_write_is_a_user_mistake(capsys, tmp_path, monkeypatch):
+    from agents.policy_files import save_policy
+    from agents.torch_policy import ActorCritic
+    from envs.yacht import NUM_ACTIONS, OBS_SIZE
+
+    save_policy(ActorCritic(OBS_SIZE, NUM_ACTIONS, (8,)), tmp_path / "run" / "policy", "yacht")
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "file"))
+    _fails(capsys, ["ship", str(tmp_path / "run"), "mine", "--games", "2"], "cannot create", "MADANG_HOME")
+    assert (tmp_path / "file").read_text() == "not a directory"
+
+
+def test_the_user_directory_is_the_platforms_data_directory_without_madang_home(monkeypatch, tmp_path):
+    import platformdirs
+
+    from agents.registry import user_bots_dir
+
+    monkeypatch.delenv("MADANG_HOME")
+    assert user_bots_dir() == Path(platformdirs.user_data_dir("madang", appauthor=False)) / "bots"
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path))
+    assert user_bots_dir() == tmp_path / "bots"
 
 
 def test_a_real_bug_keeps_its_traceback(monkeypatch):

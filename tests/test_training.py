@@ -386,11 +386,12 @@ def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
         agents.load("yacht-test")
 
 
-def test_ship_cli_copies_and_evaluates(tmp_path, capsys):
+def test_ship_cli_copies_and_evaluates(tmp_path, capsys, monkeypatch):
     run = tmp_path / "run"
     save_policy(ActorCritic(156, 44, (8, 8)), run / "policy", "yacht", global_step=7)
-    weights = tmp_path / "weights"
-    assert main(["ship", str(run), "yacht-x", "--games", "30", "--weights-dir", str(weights)]) == 0
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "home" / "bots"
+    assert main(["ship", str(run), "yacht-x", "--games", "30"]) == 0
     meta = json.loads((weights / "yacht-x.json").read_text())
     assert meta["global_step"] == 7 and meta["shipped_evaluation"]["games"] == 30
     assert 0 < meta["shipped_evaluation"]["fraction_of_optimum"] < 1

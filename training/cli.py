@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from envs.registration import GAMES
@@ -425,40 +425,54 @@ def _ship_evaluation(args, meta: dict, bot) -> dict:
 def _cmd_ship(args) -> int:
     import os
 
-    from agents.policy_files import WEIGHTS_DIR, load_policy
-    from agents.registry import _BOTS
+    from agents.policy_files import load_policy
+    from agents.registry import ship_destination, user_bots_dir
 
-    if args.games < 0:
-        raise UsageError(f"--games must be 0 (no evaluation) or positive, got {args.games}",
+    if args.games < 1:
+        raise UsageError(f"--games must be positive (a shipped bot carries its evaluation), got {args.games}",
                          "e.g. --games 10000")
-    if args.name in _BOTS or not args.name or "/" in args.name or "\\" in args.name:
-        raise UsageError(f"{args.name!r} cannot name a shipped bot (a built-in bot's name, or a path)",
-                         "pick a new name such as yacht-ppo2")
+    with user_input("pick a new name such as yacht-ppo2 (`madang bots` lists the names taken), or pass "
+                    "--force to replace a bot you shipped before"):
+        dest = ship_destination(args.name, force=args.force)
+    unwritable = "set MADANG_HOME to a directory you can write to"
+    try:  # before the evaluation, which can take a while
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create {user_bots_dir()} for your bots: {e.strerror or e}", unwritable) from e
     if args.checkpoint:
+        from .checkpoint import CheckpointError
         from .run import policy_from_checkpoint
 
         ckpt = Path(args.run_dir) / "checkpoint.pt"
         if not ckpt.exists():
             raise UsageError(f"--checkpoint: no checkpoint at {ckpt}",
                              "RUN_DIR is a `madang train` run directory")
-        policy_from_checkpoint(args.run_dir)
+        try:
+            policy_from_checkpoint(args.run_dir)
+        except CheckpointError as e:
+            raise UsageError(str(e), "the checkpoint is damaged: ship the run's policy files without "
+                                     "--checkpoint, or restore the file") from e
     src = Path(args.run_dir) / "policy"
     with user_input("RUN_DIR is a `madang train` run directory; it holds policy.pt and policy.json "
                     "once the run has finished"):
         bot = load_policy(src, name=args.name)  # checks the files fit the installed env
     meta = dict(bot.metadata)
-    if args.games:
-        meta["shipped_evaluation"] = _ship_evaluation(args, meta, bot)
+    meta["shipped_evaluation"] = _ship_evaluation(args, meta, bot)
     # Nothing is written before the evaluation succeeded; both files appear together.
-    dest = Path(args.weights_dir or WEIGHTS_DIR) / args.name
-    dest.parent.mkdir(parents=True, exist_ok=True)
     pt, js = dest.with_suffix(".pt"), dest.with_suffix(".json")
     pt_tmp, js_tmp = pt.with_name(pt.name + ".tmp"), js.with_name(js.name + ".tmp")
-    pt_tmp.write_bytes(src.with_suffix(".pt").read_bytes())
-    js_tmp.write_text(json.dumps(meta, indent=2) + "\n")
-    os.replace(pt_tmp, pt)
-    os.replace(js_tmp, js)
-    print(f"shipped {pt} and {js}")
+    try:
+        pt_tmp.write_bytes(src.with_suffix(".pt").read_bytes())
+        js_tmp.write_text(json.dumps(meta, indent=2) + "\n")
+        os.replace(pt_tmp, pt)
+        os.replace(js_tmp, js)
+    except OSError as e:
+        for tmp in (pt_tmp, js_tmp):
+            with suppress(OSError):
+                tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write the bot into {dest.parent}: {e.strerror or e}", unwritable) from e
+    print(f"shipped {args.name}: {pt} and {js.name}; it loads by name, e.g. "
+          f"madang eval {meta['game']} --bots {args.name} ...")
     return 0
 
 
@@ -560,12 +574,13 @@ def build_parser() -> argparse.ArgumentParser:
                          "or a local one without (needs madang[rllib]); the same results as a local run")
     ev.set_defaults(func=_cmd_eval)
 
-    ship = sub.add_parser("ship", help="copy a run's final policy into agents/weights as a named bot")
+    ship = sub.add_parser("ship", help="evaluate a run's final policy and keep it as a named bot in your "
+                                       "madang directory (MADANG_HOME, else the OS's per-user data directory)")
     ship.add_argument("run_dir")
-    ship.add_argument("name", help="bot name, e.g. yacht-ppo")
+    ship.add_argument("name", help="a new bot name, e.g. yacht-ppo2 (lower-case letters, digits, - and _)")
     ship.add_argument("--games", type=int, default=10000,
                       help="solitaire games to evaluate it on, or with --against (and in games without a solo "
-                           "mode) deals played twice with the seats swapped (0: skip)")
+                           "mode) deals played twice with the seats swapped")
     ship.add_argument("--against", metavar="BOT",
                       help="evaluate in seat-swapped two-player games against this bot (default for games "
                            "without a solo mode: " + ", ".join(f"{g}: {b}" for g, b in SHIP_REFERENCE.items())
@@ -573,7 +588,8 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("--seed", type=int, default=0)
     ship.add_argument("--checkpoint", action="store_true",
                       help="ship the run's latest checkpoint (e.g. of a run still training)")
-    ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
+    ship.add_argument("--force", action="store_true", help="replace a bot you shipped before under this name "
+                                                            "(the bots that come with madang are never replaced)")
     ship.set_defaults(func=_cmd_ship)
 
     export = sub.add_parser("export", help="write a shipped policy as ONNX with metadata and "
