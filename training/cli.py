@@ -477,12 +477,17 @@ def _cmd_ship(args) -> int:
 
 
 def _cmd_export(args) -> int:
-    from agents.export import check_exportable, export_policy
-    from agents.onnx_export import require_onnx
+    from agents.export import check_examples, check_exportable, export_policy, output_dir
+    from agents.onnx_export import INSTALL_HINT, require_onnx
 
-    with user_input("see `madang bots` for the shipped policies"):
+    with user_input("`madang bots` lists every bot; the shipped policies (…-ppo and those you shipped) export"):
         check_exportable(args.name)
+    with user_input(INSTALL_HINT):
         require_onnx()
+    with user_input("e.g. --examples 100"):
+        check_examples(args.examples)
+    with user_input("--out names a directory (created if missing) that you can write to"):
+        output_dir(args.out)
     r = export_policy(args.name, args.out, count=args.examples, seed=args.seed)
     print(f"wrote {r.onnx}, {r.metadata} and {r.examples}")
     print(f"onnxruntime on the {r.num_examples} examples: greedy action agrees on {r.greedy_agree}, "
