@@ -116,16 +116,30 @@ def _cmd_play(args) -> int:
 
 
 def _cmd_serve(args) -> int:
-    from .play.web import serve
+    from .play.web import check_address, serve
 
+    with user_input("e.g. madang serve --port 8080 (the default host 127.0.0.1 is this machine only)"):
+        check_address(args.host, args.port)
     return serve(args.host, args.port)
+
+
+MAX_BENCH_BATCH = 65_536
+"""The largest batch ``madang bench`` measures (a batch's states live in memory at once)."""
 
 
 def _cmd_bench(args) -> int:
     from benchmarks.throughput import DEFAULT_BATCHES, bench_aec, bench_single_env, run
 
+    import math
+
     games = [args.game] if args.game else sorted(GAMES)
     batches = args.batch or list(DEFAULT_BATCHES)
+    if not all(1 <= b <= MAX_BENCH_BATCH for b in batches):
+        raise UsageError(f"--batch sizes must be in 1..{MAX_BENCH_BATCH:,}, got {args.batch}",
+                         "e.g. --batch 1 256 4096")
+    if not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise UsageError(f"--seconds must be a positive number of seconds per measurement, got {args.seconds}",
+                         "e.g. --seconds 0.5")
     if not args.json:
         print(f"{'game':<14}{'batch':>7}{'core steps/s':>15}{'numpy oracle':>14}{'ratio':>8}"
               f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}")
@@ -615,8 +629,6 @@ def main(argv=None) -> int:
     """Entry point of the ``madang`` console script; returns the exit status (2 for user mistakes)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "batch", None) and any(b < 1 for b in args.batch):
-        parser.error("batch sizes must be positive")
     try:
         return args.func(args)
     except UsageError as e:
