@@ -160,6 +160,10 @@ def available(game: str | None = None) -> list[str]:
     return [b.name for b in catalog(game)]
 
 
+class BotOptionError(ValueError):
+    """An option that the bot being loaded does not take (the message lists those it takes)."""
+
+
 _PATH_NAME = ("path_stem", "name")  # the arguments load() gives load_policy itself
 
 
@@ -173,7 +177,7 @@ def _check_options(name: str, factory, options: dict, fixed=()) -> dict:
              if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and k not in fixed]
     unknown = sorted(set(options) - set(takes))
     if unknown:
-        raise ValueError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
+        raise BotOptionError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
     return options
 
 

@@ -280,3 +280,74 @@ def test_eval_progress_bar_follows_the_shards():
     assert "shards" in out.getvalue() and "3/3" in out.getvalue()
     with _shard_progress(Console(file=io.StringIO(), force_terminal=False)) as progress:
         assert progress is None
+
+
+# ----------------------------------------------------- user mistakes (issue 20)
+def test_serve_mistakes_are_reported_before_listening(capsys):
+    import socket
+
+    _fails(capsys, ["serve", "--port", "99999"], "--port must be in 1..65535, got 99999")
+    _fails(capsys, ["serve", "--port", "-1"], "--port must be in 1..65535, got -1")
+    _fails(capsys, ["serve", "--host", "nonsense.invalid"], "'nonsense.invalid'")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        _fails(capsys, ["serve", "--port", str(port)], f"cannot listen on 127.0.0.1:{port}")
+
+
+def test_a_free_address_passes_the_serve_check():
+    import socket
+
+    from training.play.web import check_address
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    check_address("127.0.0.1", port)
+
+
+def test_bench_mistakes_are_reported_by_bench(capsys):
+    for seconds in ("0", "-1", "nan", "inf"):
+        err = _fails(capsys, ["bench", "yacht", "--seconds", seconds], "--seconds must be a positive number")
+    for batch in (["0"], ["4", "-2"], ["100000"]):
+        err = _fails(capsys, ["bench", "yacht", "--batch", *batch, "--seconds", "0.01"], "--batch sizes")
+        assert "usage:" not in err and "e.g. --batch" in err
+
+
+def test_eval_plot_of_solo_play_draws_the_score_distribution(capsys, tmp_path):
+    png = tmp_path / "solo.png"
+    assert main(["eval", "yacht", "--bots", "yacht-greedy", "--games", "30", "--plot", str(png)]) == 0
+    assert f"wrote {png}" in capsys.readouterr().out and png.read_bytes()[:4] == b"\x89PNG"
+    png.unlink()
+    assert main(["eval", "yacht", "--bots", "yacht-greedy", "random", "--solo", "--games", "20", "--json",
+                 "--plot", str(png)]) == 0
+    captured = capsys.readouterr()
+    assert [r["bot"] for r in json.loads(captured.out)] == ["yacht-greedy", "random"]
+    assert f"wrote {png}" in captured.err and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_eval_plot_paths_are_checked_before_playing(capsys, tmp_path):
+    (tmp_path / "d.png").mkdir()
+    for plot, words in ((tmp_path / "t.txt", "not an image"), (tmp_path / "d.png", "is a directory"),
+                        (tmp_path / "no" / "t.png", "no such directory"), (tmp_path / ("x" * 300 + ".png"), "too long")):
+        for bots in (["yacht-greedy"], ["yacht-greedy", "random"]):
+            _fails(capsys, ["eval", "yacht", "--bots", *bots, "--games", "2", "--plot", str(plot)], words)
+    assert [p.name for p in tmp_path.iterdir()] == ["d.png"] and not any((tmp_path / "d.png").iterdir())
+
+
+def test_hints_fit_the_mistake(capsys):
+    for item in ("nonsense", "rainbow-greedy:nonsense", "=3"):
+        err = _fails(capsys, ["eval", "rainbow_dice", "--bots", "rainbow-greedy", "--bot-option", item],
+                     "--bot-option expects [BOT:]KEY=VALUE", "hint: e.g. --bot-option rainbow-greedy:token_value=8")
+        assert "num_players" not in err and "--rules" not in err
+    err = _fails(capsys, ["eval", "rainbow_dice", "--bots", "rainbow-greedy", "--bot-option", "depth=3"],
+                 "takes no option 'depth'", "token_value", "hint: --bot-option [BOT:]KEY=VALUE")
+    assert "madang bots" not in err
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--bot-option", "rainbow-greedy:token_value=3"],
+           "'rainbow-greedy' is not one of --bots")
+    err = _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "colour=red"], "hint: --rules takes",
+                 "reward")
+    assert "num_players" not in err.split("hint:")[1]
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "nonsense"], "hint: e.g. --rules")
+    _fails(capsys, ["train", "yacht", "--set", "nonsense"], "hint: e.g. --set num_envs=1024")

@@ -41,13 +41,14 @@ def user_input(hint: str = ""):
         raise UsageError(str(e), hint) from e
 
 
-def _key_values(items, flag: str) -> dict:
-    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON (``3``, ``null``, ``[1]``) is decoded."""
+def _key_values(items, flag: str, example: str) -> dict:
+    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON (``3``, ``null``, ``[1]``) is decoded.
+    A malformed item is a :class:`UsageError` whose hint is ``e.g. {flag} {example}``."""
     out = {}
     for item in items or []:
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise UsageError(f"{flag} expects KEY=VALUE, got {item!r}", f"e.g. {flag} num_players=2")
+            raise UsageError(f"{flag} expects KEY=VALUE, got {item!r}", f"e.g. {flag} {example}")
         try:
             out[key] = json.loads(value)
         except ValueError:
@@ -72,14 +73,22 @@ def _load_bots(names, game: str, options: dict | None = None) -> list:
     """Load the named bots (with ``options``, keyed by bot name or ``None`` for all), checking the game."""
     import agents
 
+    from agents.registry import BotOptionError
+
     bots = []
-    with user_input(_bots_hint(game)):
-        for name in names:
-            kwargs = {**(options or {}).get(None, {}), **(options or {}).get(name, {})}
+    for name in names:
+        kwargs = {**(options or {}).get(None, {}), **(options or {}).get(name, {})}
+        try:
             bot = agents.load(name, **kwargs)
+        except BotOptionError as e:
+            raise UsageError(str(e), "--bot-option [BOT:]KEY=VALUE gives a bot a constructor option; "
+                                     "without BOT: every bot gets it") from e
+        except ValueError as e:
+            raise UsageError(str(e), _bots_hint(game)) from e
+        with user_input(_bots_hint(game)):
             if hasattr(bot, "check_game"):
                 bot.check_game(game)
-            bots.append(bot)
+        bots.append(bot)
     return bots
 
 
@@ -235,7 +244,7 @@ def _cmd_train(args) -> int:
     from .run import default_config, resume_trainer, run_training
 
     fields = _read_config(args.config, args.game) if args.config else default_config(args.game).to_dict()
-    overrides = _key_values(args.set, "--set")
+    overrides = _key_values(args.set, "--set", "num_envs=1024 (a field of PPOConfig, training/ppo.py)")
     for key in ("total_steps", "num_envs", "seed", "device", "eval_games"):
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
@@ -289,7 +298,7 @@ def _cmd_eval(args) -> int:
     example = f"e.g. madang eval {args.game} --bots " + " ".join(DEMO_BOTS[args.game][:2])
     if args.games < 1:
         raise UsageError(f"--games must be positive, got {args.games}", example)
-    rules = _key_values(args.rules, "--rules")
+    rules = _key_values(args.rules, "--rules", "copies_per_hand=null (an option of the game's rules)")
     if "num_players" in rules:
         raise UsageError("--rules num_players: the bots set the table (one bot: solo; more: two-player "
                          "games between every two)", example)
@@ -297,8 +306,17 @@ def _cmd_eval(args) -> int:
     for item in args.bot_option or []:
         key_part = item.partition("=")[0]
         target, _, key = key_part.rpartition(":")
+        if not key or "=" not in item:
+            raise UsageError(f"--bot-option expects [BOT:]KEY=VALUE, got {item!r}",
+                             "e.g. --bot-option rainbow-greedy:token_value=8 (without BOT: for every bot)")
         options.setdefault(target or None, {}).update(
-            _key_values([key + item[len(key_part):]], "--bot-option"))
+            _key_values([key + item[len(key_part):]], "--bot-option", "rainbow-greedy:token_value=8"))
+    strangers = sorted(set(options) - {None} - set(args.bots))
+    if strangers:
+        raise UsageError(f"--bot-option {strangers[0]}:...: {strangers[0]!r} is not one of --bots {args.bots}",
+                         "BOT: names one of --bots; without it the option goes to every bot")
+    if len(set(args.bots)) != len(args.bots):
+        raise UsageError(f"--bots names a bot twice: {args.bots}", example)
     bots = _load_bots(args.bots, args.game, options)
     solo = args.solo or len(bots) == 1
     if solo and cls.min_players > 1:
@@ -307,12 +325,17 @@ def _cmd_eval(args) -> int:
     if args.regret and (args.game != "yacht" or not solo):
         raise UsageError("--regret compares solitaire play with the exact solver: Yacht solo only",
                          "e.g. madang eval yacht --bots yacht-ppo --solo --regret")
-    with user_input(f"--rules takes the {args.game} rules' options, e.g. num_players or reward"):
+    import inspect
+
+    takes = [n for n in inspect.signature(cls.__init__).parameters if n not in ("self", "num_players")]
+    with user_input(f"--rules takes the {args.game} rules' options: {', '.join(takes)} (the bots set the seats)"):
         from envs.adapters.actions import make_game
 
         make_game(cls, {**rules, "num_players": 1 if solo else 2})
     if args.shard_games is not None and args.shard_games < 1:
         raise UsageError(f"--shard-games must be positive, got {args.shard_games}", "e.g. --shard-games 1024")
+    if args.plot:
+        _check_plot_path(args.plot)
     shards = dict(shard_games=args.shard_games or ev.SHARD_GAMES, runner=_eval_runner(args.ray))
     if solo:
         with _shard_progress() as progress:
@@ -322,6 +345,9 @@ def _cmd_eval(args) -> int:
         if args.json:
             _print_json([dict(r.as_dict(), **({"regret": g} if regrets else {}))
                          for r, g in zip(results, regrets or [None] * len(results))])
+            if args.plot:
+                ev.plot_solo(results, args.plot, title=f"{args.game}: solitaire scores over {args.games} games per bot")
+                print(f"wrote {args.plot}", file=sys.stderr)
             return 0
         print("| bot | games | mean | s.e. | fraction of optimum |")
         print("|---|---:|---:|---:|---:|")
@@ -330,11 +356,10 @@ def _cmd_eval(args) -> int:
             print(f"| {name} | {r.games} | {r.mean:.2f} | {r.se:.2f} | {frac} |")
         for name, g in zip(args.bots, regrets):
             print(name, json.dumps(g))
+        if args.plot:
+            ev.plot_solo(results, args.plot, title=f"{args.game}: solitaire scores over {args.games} games per bot")
+            print(f"wrote {args.plot}")
         return 0
-    if len(set(args.bots)) != len(args.bots):
-        raise UsageError(f"--bots names a bot twice: {args.bots}", example)
-    if args.plot and not Path(args.plot).resolve().parent.is_dir():
-        raise UsageError(f"--plot {args.plot}: no such directory", "give a PNG path in an existing directory")
     with _shard_progress() as progress:
         t = ev.round_robin(args.game, bots, args.games, seed=args.seed, paired=not args.unpaired,
                            progress=progress, **shards, **rules)
@@ -348,6 +373,24 @@ def _cmd_eval(args) -> int:
         ev.plot_tournament(t, args.plot, title=f"{args.game}: {args.games} games per pair and seat order")
         print(f"wrote {args.plot}", file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def _check_plot_path(path: str) -> None:
+    """``--plot PATH``: a new or existing file, in an existing directory, of a format matplotlib writes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    hint = "give a file name ending in .png (or .svg, .pdf) in an existing directory"
+    p = Path(path)
+    formats = FigureCanvasAgg.get_supported_filetypes()
+    if p.suffix[1:].lower() not in formats:
+        raise UsageError(f"--plot {path}: not an image file name (.png, .svg, .pdf, ...)", hint)
+    try:
+        if p.is_dir():
+            raise UsageError(f"--plot {path} is a directory", hint)
+        if not p.resolve().parent.is_dir():
+            raise UsageError(f"--plot {path}: no such directory", hint)
+    except OSError as e:  # a name too long
+        raise UsageError(f"--plot {path}: {e.strerror or e}", hint) from e
 
 
 def _eval_runner(address):

@@ -215,6 +215,7 @@ class SoloResult:
     mean: float
     se: float
     optimum: float | None = None
+    scores: np.ndarray = field(repr=False, default=None)  # every game's score (not in as_dict)
 
     @property
     def ci95(self) -> float:
@@ -227,8 +228,9 @@ class SoloResult:
         return None if self.optimum is None else self.mean / self.optimum
 
     def as_dict(self) -> dict:
-        """A JSON-compatible dict (``--json``)."""
-        return dict(asdict(self), ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
+        """A JSON-compatible dict (``--json``), without the scores."""
+        d = {k: v for k, v in asdict(self).items() if k != "scores"}
+        return dict(d, ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
 
 
 def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_games: int = SHARD_GAMES,
@@ -247,7 +249,7 @@ def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_g
 
         optimum = solve().optimal_score
     se = float(scores.std(ddof=1) / np.sqrt(num_games)) if num_games > 1 else float("nan")
-    return SoloResult(_name(bot), num_games, float(scores.mean()), se, optimum)
+    return SoloResult(_name(bot), num_games, float(scores.mean()), se, optimum, scores)
 
 
 @dataclass
@@ -532,6 +534,33 @@ def plot_tournament(t: Tournament, path: str, title: str = "") -> None:
     for ax in axes:
         ax.tick_params(axis="x", rotation=30)
     fig.suptitle(title or f"{len(t.bots)} bots, {t.games_per_pair} games per pair and seat order")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_solo(results: list[SoloResult], path: str, title: str = "") -> None:
+    """Save the distribution of each bot's solitaire scores (one step histogram per bot, its
+    mean dashed, the exact optimum dotted where the game has one) to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    edges = np.histogram_bin_edges(np.concatenate([r.scores for r in results]), bins="auto")
+    if edges.size > 101:
+        edges = np.linspace(edges[0], edges[-1], 101)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for r, colour in zip(results, itertools.cycle(plt.rcParams["axes.prop_cycle"].by_key()["color"])):
+        ax.hist(r.scores, bins=edges, histtype="step", color=colour,
+                label=f"{r.bot}: {r.mean:.2f} ± {r.se:.2f} (s.e.)")
+        ax.axvline(r.mean, color=colour, linestyle="--", linewidth=1)
+    if results[0].optimum is not None:
+        ax.axvline(results[0].optimum, color="black", linestyle=":", label=f"optimum {results[0].optimum:.2f}")
+    ax.set_xlabel("score per game")
+    ax.set_ylabel("games")
+    ax.legend()
+    ax.set_title(title or f"solitaire scores over {results[0].games} games per bot")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
