@@ -351,3 +351,71 @@ def test_hints_fit_the_mistake(capsys):
     assert "num_players" not in err.split("hint:")[1]
     _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "nonsense"], "hint: e.g. --rules")
     _fails(capsys, ["train", "yacht", "--set", "nonsense"], "hint: e.g. --set num_envs=1024")
+
+
+FAKE_RAY = '''"""A stand-in for ray whose connection never answers, as ray.init on an address where nothing listens."""
+import sys
+import threading
+
+
+def is_initialized():
+    return False
+
+
+def init(address=None, **kwargs):
+    print(f"fake ray: connecting to {address}", file=sys.stderr, flush=True)
+    threading.Event().wait()
+'''
+
+
+def _with_fake_ray(tmp_path):
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "__init__.py").write_text(FAKE_RAY)
+    import os
+
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_eval_ray_gives_up_on_a_cluster_that_never_answers(tmp_path):
+    """Without Ray installed: the wait for ray.init is bounded by --ray-timeout (the real one runs in
+    tests/rllib, with .venv-rllib)."""
+    import subprocess
+    import sys
+    import time
+
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+                        "--ray", "127.0.0.2:1", "--ray-timeout", "1.5"], env=_with_fake_ray(tmp_path),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and time.monotonic() - start < 60, r.stderr
+    assert "fake ray: connecting to 127.0.0.2:1" in r.stderr and "Traceback" not in r.stderr
+    assert "madang: error: --ray 127.0.0.2:1: the Ray cluster at 127.0.0.2:1 did not answer within 1.5 s" in r.stderr
+    assert "hint: " in r.stderr and "--ray-timeout" in r.stderr
+
+
+def test_ctrl_c_stops_the_wait_for_ray(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+                          "--ray", "127.0.0.2:1", "--ray-timeout", "600"], env=_with_fake_ray(tmp_path),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "fake ray: connecting" in p.stderr.readline()
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=30) == 130
+        err = p.stderr.read()
+        assert "madang: interrupted" in err and "Traceback" not in err
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_ray_timeout_mistakes(capsys):
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--ray-timeout", "5"], "needs --ray")
+    for bad in ("0", "-1", "nan"):
+        _fails(capsys, ["eval", "yacht", "--bots", "random", "--ray", "auto", "--ray-timeout", bad],
+               "--ray-timeout must be a positive number")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -138,8 +139,6 @@ MAX_BENCH_BATCH = 65_536
 
 def _cmd_bench(args) -> int:
     from benchmarks.throughput import DEFAULT_BATCHES, bench_aec, bench_single_env, run
-
-    import math
 
     games = [args.game] if args.game else sorted(GAMES)
     batches = args.batch or list(DEFAULT_BATCHES)
@@ -336,7 +335,14 @@ def _cmd_eval(args) -> int:
         raise UsageError(f"--shard-games must be positive, got {args.shard_games}", "e.g. --shard-games 1024")
     if args.plot:
         _check_plot_path(args.plot)
-    shards = dict(shard_games=args.shard_games or ev.SHARD_GAMES, runner=_eval_runner(args.ray))
+    if args.ray_timeout is not None and args.ray is None:
+        raise UsageError("--ray-timeout is how long --ray waits for Ray; it needs --ray",
+                         "e.g. --ray 10.0.0.5:6379 --ray-timeout 60")
+    timeout = ev.RAY_CONNECT_TIMEOUT_S if args.ray_timeout is None else args.ray_timeout
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise UsageError(f"--ray-timeout must be a positive number of seconds, got {args.ray_timeout}",
+                         "e.g. --ray-timeout 60")
+    shards = dict(shard_games=args.shard_games or ev.SHARD_GAMES, runner=_eval_runner(args.ray, timeout))
     if solo:
         with _shard_progress() as progress:
             results = [ev.evaluate_solo(args.game, b, args.games, seed=args.seed, progress=progress, **shards,
@@ -393,8 +399,9 @@ def _check_plot_path(path: str) -> None:
         raise UsageError(f"--plot {path}: {e.strerror or e}", hint) from e
 
 
-def _eval_runner(address):
-    """The evaluation's shard runner: local, or Ray tasks for ``--ray [ADDRESS]`` (``""``: no address)."""
+def _eval_runner(address, timeout_s: float):
+    """The evaluation's shard runner: local, or Ray tasks for ``--ray [ADDRESS]`` (``""``: no address),
+    waiting at most ``timeout_s`` seconds for Ray."""
     from . import evaluate as ev
 
     if address is None:
@@ -406,10 +413,11 @@ def _eval_runner(address):
                          'pip install "madang[rllib]" (in a virtual environment of its own: ray pins its '
                          "gymnasium; see docs/integrations.md)") from None
     try:
-        return ev.RayRunner(address or None)
-    except ConnectionError as e:
+        return ev.RayRunner(address or None, connect_timeout_s=timeout_s)
+    except (ConnectionError, ValueError) as e:  # Ray's ValueError: an address it cannot parse
         raise UsageError(f"--ray {address}: {e}", "give the address of a running Ray cluster, "
-                         "e.g. --ray auto on one of its nodes, or --ray alone for a local one") from e
+                         "e.g. --ray auto on one of its nodes, or --ray alone for a local one; "
+                         "--ray-timeout sets how long to wait (30 s by default)") from e
 
 
 @contextmanager
@@ -634,6 +642,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                     help="play the shards as Ray tasks: on the cluster at ADDRESS (e.g. auto, ray://host:10001), "
                          "or a local one without (needs madang[rllib]); the same results as a local run")
+    ev.add_argument("--ray-timeout", type=float, metavar="SECONDS",
+                    help="with --ray ADDRESS: how long to wait for the cluster to answer before giving up (default 30)")
     ev.set_defaults(func=_cmd_eval)
 
     ship = sub.add_parser("ship", help="evaluate a run's final policy and keep it as a named bot in your "
@@ -679,6 +689,9 @@ def main(argv=None) -> int:
         if e.hint:
             print(f"hint: {e.hint}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("madang: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":
