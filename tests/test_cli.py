@@ -171,6 +171,15 @@ def test_ship_writes_to_the_user_directory_and_never_overwrites_a_bot(capsys, tm
     assert agents.available().count("yacht-ppo") == 1
 
 
+def test_ship_from_a_damaged_checkpoint_is_a_user_mistake(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "checkpoint.pt").write_bytes(b"PK\x03\x04 truncated")
+    _fails(capsys, ["ship", str(tmp_path / "run"), "mine", "--checkpoint", "--games", "2"],
+           str(tmp_path / "run" / "checkpoint.pt"), "not a readable madang training checkpoint")
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["checkpoint.pt"]
+
+
 def test_ship_into_a_directory_it_cannot_write_is_a_user_mistake(capsys, tmp_path, monkeypatch):
     from agents.policy_files import save_policy
     from agents.torch_policy import ActorCritic
