@@ -10,6 +10,7 @@ its traceback.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import math
 import sys
@@ -73,7 +74,6 @@ def _bots_hint(game: str) -> str:
 def _load_bots(names, game: str, options: dict | None = None) -> list:
     """Load the named bots (with ``options``, keyed by bot name or ``None`` for all), checking the game."""
     import agents
-
     from agents.registry import BotOptionError
 
     bots = []
@@ -324,8 +324,6 @@ def _cmd_eval(args) -> int:
     if args.regret and (args.game != "yacht" or not solo):
         raise UsageError("--regret compares solitaire play with the exact solver: Yacht solo only",
                          "e.g. madang eval yacht --bots yacht-ppo --solo --regret")
-    import inspect
-
     takes = [n for n in inspect.signature(cls.__init__).parameters if n not in ("self", "num_players")]
     with user_input(f"--rules takes the {args.game} rules' options: {', '.join(takes)} (the bots set the seats)"):
         from envs.adapters.actions import make_game
@@ -499,11 +497,6 @@ def _cmd_ship(args) -> int:
     with user_input("pick a new name such as yacht-ppo2 (`madang bots` lists the names taken), or pass "
                     "--force to replace a bot you shipped before"):
         dest = ship_destination(args.name, force=args.force)
-    unwritable = "set MADANG_HOME to a directory you can write to"
-    try:  # before the evaluation, which can take a while
-        dest.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(f"cannot create {user_bots_dir()} for your bots: {e.strerror or e}", unwritable) from e
     if args.checkpoint:
         from .checkpoint import CheckpointError
         from .run import policy_from_checkpoint
@@ -521,6 +514,11 @@ def _cmd_ship(args) -> int:
     with user_input("RUN_DIR is a `madang train` run directory; it holds policy.pt and policy.json "
                     "once the run has finished"):
         bot = load_policy(src, name=args.name)  # checks the files fit the installed env
+    unwritable = "set MADANG_HOME to a directory you can write to"
+    try:  # before the evaluation, which can take a while
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create {user_bots_dir()} for your bots: {e.strerror or e}", unwritable) from e
     meta = dict(bot.metadata)
     meta["shipped_evaluation"] = _ship_evaluation(args, meta, bot)
     # Nothing is written before the evaluation succeeded; both files appear together.
@@ -545,7 +543,7 @@ def _cmd_export(args) -> int:
     from agents.export import check_examples, check_exportable, export_policy, output_dir
     from agents.onnx_export import INSTALL_HINT, require_onnx
 
-    with user_input("`madang bots` lists every bot; the shipped policies (…-ppo and those you shipped) export"):
+    with user_input("only trained policies export (the message lists them); `madang bots` lists every bot"):
         check_exportable(args.name)
     with user_input(INSTALL_HINT):
         require_onnx()

@@ -153,7 +153,7 @@ class LocalRunner:
 
 
 RAY_CONNECT_TIMEOUT_S = 30.0
-"""How long :class:`RayRunner` waits for Ray to start or answer unless told otherwise."""
+"""How long :class:`RayRunner` waits for a Ray cluster to answer unless told otherwise (seconds)."""
 
 
 def call_with_timeout(fn: Callable[[], object], timeout_s: float, what: str):
