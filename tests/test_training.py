@@ -289,6 +289,10 @@ TAMPERINGS = {  # a loadable checkpoint changed in one way: each must be refused
     "config with a mistyped field": _config(num_envs="many"),
     "config of a huge network": _config(hidden=[100_000, 100_000, 100_000]),
     "config of another game": _config(game="chess"),
+    "config with a table the game does not have": _config(game_config={"num_players": 9}),
+    "config with an unknown rules option": _config(game_config={"colour": 1}),
+    "config with an unknown opponent": _config(game_config={"num_players": 2}, opponents=["nobody"]),
+    "config with a device that is none": _config(device="quantum"),
 }
 
 

@@ -229,11 +229,7 @@ def _check_training_setup(config) -> None:
         if names:
             names = names * (game.num_players - 1) if len(names) == 1 else names
             resolve_opponents(game, ["random" if n == "self" else n for n in names])
-    try:
-        device = torch.device(config.device)
-    except RuntimeError:
-        raise ValueError(f"device {config.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
+    if torch.device(config.device).type == "cuda" and not torch.cuda.is_available():  # a device: validate()
         raise ValueError(f"device {config.device!r}: this machine has no CUDA device (use --device cpu)")
 
 
@@ -260,14 +256,23 @@ def _cmd_train(args) -> int:
     if args.resume:
         with user_input(damaged):
             saved = PPOTrainer.read_checkpoint(ckpt)
-    with user_input("see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"):
+    fields_hint = "see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"
+    with user_input(fields_hint):
         config = PPOConfig.from_dict({**fields, **overrides, "game": args.game})
         # On --resume the checkpoint's config applies (its total_steps included), with the
         # command line's overrides on top.
         final = PPOTrainer.checkpoint_config(saved, **overrides) if args.resume else config
         if args.resume:
             config.total_steps = final.total_steps
+    try:
         _check_training_setup(final)
+    except ValueError as e:
+        if not args.resume:
+            raise UsageError(str(e), fields_hint) from e
+        mine = " with your overrides" if overrides else ""
+        raise UsageError(f"{ckpt}: the checkpoint's config{mine} does not fit: {e}",
+                         "--set KEY=VALUE (and --device, --num-envs, ...) override a field of the "
+                         "checkpoint's config; or restore the file") from e
     whole = -(-final.total_steps // final.rollout_size) * final.rollout_size
     if whole != final.total_steps:
         print(f"madang: note: total_steps {final.total_steps:,} rounded up to {whole:,}, whole rollouts "

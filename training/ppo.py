@@ -37,9 +37,10 @@ import numpy as np
 import torch
 
 from agents.torch_policy import ActorCritic, PolicyBot
+from envs.adapters.actions import make_game
 from envs.registration import game_class
 
-from .checkpoint import check_state, read_checkpoint
+from .checkpoint import CheckpointError, check_state, read_checkpoint
 from .mix import Table, split_games, table_specs
 from .opponents import OpponentPool
 
@@ -188,6 +189,10 @@ class PPOConfig:
             raise ValueError("reward_clip must be >= 0 (0: no clipping)")
         if self.reward_win_bonus < 0:
             raise ValueError("reward_win_bonus must be >= 0 (0: none)")
+        try:
+            torch.device(self.device)
+        except RuntimeError:
+            raise ValueError(f"device {self.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
         if self.bc_teacher and (self.bc_games < 1 and not self.bc_data or self.bc_epochs < 1):
             raise ValueError("bc_teacher needs bc_epochs >= 1 and bc_games >= 1 (or an existing bc_data)")
         table_specs(self)  # raises for a bad mix entry
@@ -247,7 +252,7 @@ class PPOTrainer:
         torch.manual_seed(config.seed)
         self.device = torch.device(config.device)
         specs = table_specs(config)
-        games = [game_class(config.game)(**spec.game_config) for spec in specs]
+        games = [make_game(game_class(config.game), spec.game_config) for spec in specs]
         self.game = games[0]
         for g in games[1:]:
             if (g.obs_size, g.num_actions) != (self.game.obs_size, self.game.num_actions):
@@ -534,7 +539,11 @@ class PPOTrainer:
         """
         ckpt = read_checkpoint(path)
         config = cls.checkpoint_config(ckpt, **overrides)
-        trainer = cls(config)
+        try:
+            trainer = cls(config)
+        except ValueError as e:  # its game_config or opponents do not fit the installed games and bots
+            raise CheckpointError(f"{path}: the checkpoint's config{' with the overrides' if overrides else ''} "
+                                  f"does not fit: {e}") from None
         check_state(path, ckpt, trainer)
         trainer.model.load_state_dict(ckpt["model"])
         trainer.optimizer.load_state_dict(ckpt["optimizer"])
