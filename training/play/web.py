@@ -59,7 +59,6 @@ from .store import ApiError, GameStore
 STATIC = Path(__file__).parent / "static"
 MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                ".css": "text/css; charset=utf-8"}
-MAX_SEED = 2**63 - 1
 
 
 def _static_files() -> dict[str, tuple[bytes, str]]:
@@ -68,10 +67,11 @@ def _static_files() -> dict[str, tuple[bytes, str]]:
 
 
 def _seed(value) -> int | None:
-    """The seed of a new-game body: an int, or a decimal string (exact beyond 2**53)."""
+    """The seed of a new-game body: an int, or its decimal string (exact beyond 2**53); like
+    every madang seed, any int, reduced modulo 2**64 by the session."""
     if isinstance(value, str):
-        if not re.fullmatch(r"[0-9]{1,19}", value) or int(value) > MAX_SEED:
-            raise ApiError(400, f"seed must be an int in 0..2**63-1 or its decimal string, got {value[:30]!r}")
+        if not re.fullmatch(r"-?[0-9]{1,40}", value):
+            raise ApiError(400, f"seed must be an int or its decimal string, got {value[:30]!r}")
         return int(value)
     return value
 
@@ -203,8 +203,29 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
     return app
 
 
+def check_address(host: str, port: int) -> None:
+    """Raise ``ValueError`` unless the server could listen on ``host:port`` now: a port in
+    1..65535, a host name that resolves, and an address that is free (tried by binding it)."""
+    import socket
+
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ValueError(f"--port must be in 1..65535, got {port!r}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ValueError(f"--host {host!r} is not an address of this machine ({e})") from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            s.bind(address)
+    except OSError as e:
+        raise ValueError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0) -> int:
-    """Run the app on uvicorn until Ctrl-C; returns the exit status.
+    """Run the app on uvicorn until Ctrl-C; returns the exit status (check the address first:
+    :func:`check_address`).
 
     The server answers to ``host`` and the loopback names (any IP address too when ``host``
     is a wildcard such as ``0.0.0.0``), and warms the bots up before it takes requests.
