@@ -521,3 +521,19 @@ def test_a_short_load_on_loopback_has_no_server_errors_and_flat_memory():
     figures = main(["--clients", "4", "--seconds", "10", "--cold", "2"])
     assert figures["server_errors"] == 0 and figures["transport_errors"] == 0
     assert figures["peak_mib"] - figures["warm_mib"] < 100
+
+
+def test_a_damaged_user_bot_is_reported_at_warm_up_and_refused(monkeypatch, tmp_path):
+    from training.play.web import warm_all
+
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path))
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "broken.json").write_text(json.dumps({"game": "yacht", "description": "damaged"}))
+    (tmp_path / "bots" / "broken.pt").write_bytes(b"not a torch file")
+    warnings = []
+    warm_all(warn=warnings.append)
+    assert warnings and all("the bot 'broken' cannot play" in w for w in warnings)
+    assert any("cannot play yacht" in w for w in warnings)
+    client = TestClient(create_app(), base_url=BASE)
+    r = client.post("/api/games", json={"game": "yacht", "bots": ["broken"]})
+    assert r.status_code == 400 and "broken" in r.json()["error"]

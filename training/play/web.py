@@ -76,10 +76,18 @@ def _seed(value) -> int | None:
     return value
 
 
-def warm_all() -> None:
-    """Every bot the server offers plays a first move of each of its games (see ``warm_up``)."""
+def warm_all(warn=print) -> None:
+    """Every bot the server offers plays a first move of each of its games (see ``warm_up``).
+
+    A bot that cannot be loaded (a damaged policy file of the user's) is reported with
+    ``warn(message)`` and skipped; a game asked of it later is refused with its reason.
+    """
     for game in GAMES:
-        warm_up(game, agents.available(game))
+        for name in agents.available(game):
+            try:
+                warm_up(game, [name])
+            except ValueError as e:
+                warn(f"madang: warning: the bot {name!r} cannot play {game}: {e}")
 
 
 def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic, *,
