@@ -55,11 +55,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .numba_cache import guard_cache
 from .rng import _GAMMA, _M1, _M2, _S27, _S30, _S31, _S32  # the uint64 constants of the streams
 
 
 def kernel(fn=None, *, inline: bool = False):
     """``numba.njit(cache=True, _nrt=False)``: the decorator of every game kernel.
+
+    Its disk cache recovers from corrupted files (:func:`~envs.core.numba_cache.guard_cache`).
 
     Kernels cannot allocate arrays (callers pass outputs and scratch buffers in), and
     calling one kernel from another costs no reference counting.  ``inline=True`` inlines
@@ -67,8 +70,8 @@ def kernel(fn=None, *, inline: bool = False):
     """
     options = dict(cache=True, _nrt=False, inline="always" if inline else "never")
     if fn is None:
-        return lambda f: njit(**options)(f)
-    return njit(**options)(fn)
+        return lambda f: guard_cache(njit(**options)(f))
+    return guard_cache(njit(**options)(fn))
 
 
 # ------------------------------------------------------------- random streams
@@ -182,6 +185,7 @@ def first_out_of_range(values, low, high):
 
 
 # ------------------------------------------------------------------- sampling
+@guard_cache
 @njit(cache=True)
 def accept_candidates(mask, todo, cand, actions):
     """One rejection round of ``sample_legal``: rows ``todo`` take ``cand`` where legal.
