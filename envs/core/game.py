@@ -35,17 +35,17 @@ the core has written).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
-import functools
-
 from . import kernels as _kernels
 from . import rng as _rng
 from .identity import GameIdentity
+from .kernels import jit_disabled
 from .state import BatchState
-from .state_check import NO_SKIP, StateChecker, game_index, jit_disabled, rows_of
+from .state_check import NO_SKIP, StateChecker, game_index, rows_of
 
 
 class Game:

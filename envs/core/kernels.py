@@ -52,11 +52,23 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+from numba import config as _numba_config
 from numba import njit
 
 from .numba_cache import guard_cache
 from .rng import _GAMMA, _M1, _M2, _S27, _S30, _S31, _S32  # the uint64 constants of the streams
+
+
+def jit_disabled() -> bool:
+    """True under ``NUMBA_DISABLE_JIT=1`` (for debugging): kernels run as Python, unchecked."""
+    return bool(_numba_config.DISABLE_JIT)
+
+
+if jit_disabled():  # as Python, the streams' uint64 arithmetic wraps around with numpy's warnings
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, r"envs\.")
 
 
 def kernel(fn=None, *, inline: bool = False):

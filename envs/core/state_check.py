@@ -17,7 +17,6 @@ from __future__ import annotations
 import operator
 
 import numpy as np
-from numba import config as _numba_config
 from numba import njit, types
 
 from .numba_cache import guard_cache
@@ -129,8 +128,3 @@ class StateChecker:
             if not a.flags.writeable:
                 return f"state field {name} is read-only; states hold writeable arrays"
         return None
-
-
-def jit_disabled() -> bool:
-    """True under ``NUMBA_DISABLE_JIT=1``: kernels run as Python and check no types."""
-    return bool(_numba_config.DISABLE_JIT)
