@@ -138,6 +138,7 @@ class Game:
         if getattr(state, "identity", None) is not self.identity:
             self._check_identity(state)
         checker = self.checker
+        kernel = checker.kernel
         if jit_disabled():  # the kernel runs as Python and checks no types
             self._raise_structure(state)
         try:
@@ -145,7 +146,7 @@ class Game:
         except AttributeError:
             self._raise_structure(state)
         try:
-            return checker.kernel(lo, hi, skip, *arrays, *self.check_params())
+            return kernel(lo, hi, skip, *arrays, *self.check_params())
         except Exception:  # numba refused the arrays' types (dtype, layout, read-only, not arrays)
             self._raise_structure(state)
             raise ValueError(f"the arrays of this state do not fit {self.identity.label}") from None

@@ -99,8 +99,11 @@ class StateChecker:
             arrays = [types.Array(_NUMBA_TYPES[dt], 1 + len(trail), "C") for _, dt, trail in self.fields]
             sig = types.UniTuple(types.int64, 2)(types.int64, types.int64, types.Array(types.boolean, 1, "C"),
                                                  *arrays, *self._params)
-            compiled = njit(sig, cache=True, _nrt=False)(self._py_kernel)
-            self._compiled = guard_cache(compiled)
+            dispatcher = guard_cache(njit(cache=True, _nrt=False)(self._py_kernel))
+            if hasattr(dispatcher, "compile"):  # not under NUMBA_DISABLE_JIT
+                dispatcher.compile(sig)
+                dispatcher.disable_compile()  # other argument types raise TypeError, never compile
+            self._compiled = dispatcher
         return self._compiled
 
     def shape_of(self, k: int, batch: int, players: int) -> tuple:
