@@ -486,9 +486,14 @@ class Game:
         (dice games: only the future dice differ between samples).  Raises ``ValueError``
         for an observation no state reproduces (malformed, or of a finished Go-Stop deal).
         """
-        obs = np.asarray(observations, dtype=np.float32)
+        try:
+            obs = np.asarray(observations, dtype=np.float32)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"observations must be a (B, {self.obs_size}) array of numbers: {e}") from None
         if obs.ndim != 2 or obs.shape[1] != self.obs_size:
             raise ValueError(f"observations must have shape (B, {self.obs_size}), got {obs.shape}")
+        if not ((obs >= 0) & (obs <= 1)).all():  # NaN fails too
+            raise ValueError("observations hold values outside [0, 1]; no observation does")
         seeds = np.asarray(seeds)
         if seeds.ndim != 2 or seeds.shape[0] != obs.shape[0] or seeds.shape[1] < 1:
             raise ValueError(f"seeds must have shape ({obs.shape[0]}, k) with k >= 1, got {seeds.shape}")
