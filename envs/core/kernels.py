@@ -32,10 +32,16 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
 5. **Floats**: compute each observation value as the oracle does (the same float32
    tables, or float64 then one rounding); avoid sums whose order may differ (a BLAS dot
    product rounds differently on different CPUs).
-6. **The Game class** (``rules.py``) keeps the public API: ``new_games``, ``legal_mask``,
-   ``_apply``, ``_apply_rows`` (``step_where`` without copies) and ``observe`` allocate
-   outputs and call one kernel each; validation and ``ValueError`` messages stay in
-   Python (kernels return indices or codes, as :func:`first_bad_action`).
+6. **The Game class** (``rules.py``) fills in :class:`~envs.core.game.Game`'s hooks:
+   ``new_games``, ``_legal_mask``, ``_apply``, ``_apply_rows`` (``step_where`` without
+   copies) and ``_observe`` allocate outputs and call one kernel each; the public methods
+   around them validate, and ``ValueError`` messages stay in Python (kernels return
+   indices or codes, as :func:`first_bad_action`).  ``state_cls`` names the state class
+   and ``checker`` its check: ``envs/<game>/checks.py`` lists the state's arrays
+   (``FIELDS``: name, dtype, shape after the batch axis) and one kernel that checks their
+   shapes and every invariant of a game (``RULES``), compiled for exactly those dtypes
+   (:class:`~envs.core.state_check.StateChecker`).  Every state the rules reach and every
+   loaded position must pass it; the random-play and position tests check that.
 7. **The oracle**: move the former numpy implementation to
    ``tests/oracles/<game>_numpy.py`` as a subclass of the game overriding those methods,
    with ``ORACLE = ThatClass`` (``madang bench`` finds it there).  Write
@@ -46,8 +52,11 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    games as a ``@pytest.mark.soak`` test.  Check that the test fails on a planted bug.
 8. **Compile cache**: ``tests/test_compile_cache.py`` runs ``tests/compile_workload.py``
    (every game through the public API) in two fresh processes and checks that the second
-   loads every kernel of ``envs/<game>/kernels.py`` from the cache (numba's dispatcher
-   statistics); nothing to add per game.
+   loads every kernel of ``envs/<game>/kernels.py`` and the state check from the cache
+   (numba's dispatcher statistics); nothing to add per game.
+9. **No JIT**: under ``NUMBA_DISABLE_JIT=1`` the kernels run as Python (for debugging);
+   numba intrinsics need a Python stand-in (Go-Stop's ``trailing_zeros``), and
+   ``tests/test_no_jit.py`` checks that every game plays the same games that way.
 """
 
 from __future__ import annotations
