@@ -10,10 +10,12 @@ def play_out(game, state, bots: list, rng: np.random.Generator, seating=None) ->
 
     ``bots`` is a list of bots (objects with ``act(obs, mask, rng)``).  ``seating`` (B, P)
     ints says which bot plays each seat of each game (default: ``bots[s]`` plays seat ``s``
-    everywhere).  Every action goes through the core's validation, so a bot that picks an
-    illegal action raises ``ValueError``.  Mutates ``state``; returns (B, P) float64
+    everywhere).  ``state`` is checked first (:meth:`~envs.core.game.Game.check_state`), and every
+    action goes through the core's validation, so a bot that picks an illegal action raises
+    ``ValueError``.  Mutates ``state``; returns (B, P) float64
     rewards summed over the rest of each game.
     """
+    game.check_state(state)  # once: from here on only the core writes it
     B, P = state.batch_size, game.num_players
     seating = np.broadcast_to(np.arange(P), (B, P)) if seating is None else np.asarray(seating)
     if seating.shape != (B, P) or seating.min() < 0 or seating.max() >= len(bots):

@@ -156,7 +156,7 @@ class Game:
         if not isinstance(state, BatchState):
             raise ValueError(f"expected a {self.state_cls.__name__} of {self.identity.label}, "
                              f"got {type(state).__name__}")
-        if ident is None:
+        if not isinstance(ident, GameIdentity):
             raise ValueError(f"this {type(state).__name__} carries no game identity: build states with "
                              "a game's init, from_position or the state methods, not from arrays")
         if ident != self.identity:

@@ -7,6 +7,7 @@ import dataclasses
 import numpy as np
 
 from . import rng
+from .identity import GameIdentity
 from .state_check import rows_of
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -68,7 +69,7 @@ class BatchState:
         The values in the arrays are checked by the game's calls
         (:meth:`~envs.core.game.Game.check_state`).
         """
-        if self.identity is None:
+        if not isinstance(self.identity, GameIdentity):
             raise ValueError(f"this {type(self).__name__} carries no game identity: build states with "
                              "a game's init, from_position or the state methods, not from arrays")
         self.identity.game()._check(self, 0, 0)

@@ -134,7 +134,7 @@ class RainbowDice(Game):
         ``counter`` already past that throw; the arrays are kept, not copied)."""
         B, P = key.shape[0], self.num_players
         supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
-        return RainbowState(
+        return self._made(RainbowState(
             to_move=np.zeros(B, np.int8),
             done=np.zeros(B, bool),
             rng_key=key,
@@ -150,7 +150,7 @@ class RainbowDice(Game):
             piles=np.full(B, ALL_PILES),
             rank_cards=np.zeros((B, P, NUM_RANKS), np.int32),
             score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
-        )
+        ))
 
     # ------------------------------------------------------ masks and steps
     def _legal_mask(self, state):
