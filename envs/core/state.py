@@ -133,10 +133,15 @@ class BatchState:
     def put(self, index, other: "BatchState", check: bool = True) -> None:
         """Overwrite the games ``index`` of ``self`` with the games of ``other`` (in order).
 
-        ``index`` is a (B,) bool mask or distinct game indices, one per game of ``other``.
+        ``index`` is a game index, a slice, a (B,) bool mask or distinct game indices: one
+        game of ``self`` per game of ``other``.
         """
         if check:
             self._check_partner(other, "put")
+            if isinstance(index, (int, np.integer)) and not isinstance(index, (bool, np.bool_)):
+                index = [int(index)]
+            elif isinstance(index, slice):
+                index = np.arange(self.batch_size)[index]
             rows = rows_of(index, self.batch_size, "index")
             if rows.size != other.batch_size:
                 raise ValueError(f"put: index selects {rows.size} games, the other state holds "
