@@ -25,6 +25,7 @@ import time
 import numpy as np
 
 from envs.adapters.gym_env import MadangEnv
+from envs.core.kernels import first_bad_action
 from envs.core.sampling import sample_legal
 from envs.registration import GAMES, game_class
 
@@ -33,10 +34,18 @@ def _load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def _actions_only(game, state, actions):
+    """The step with only its actions checked against the legal mask (``check=True`` before
+    states were checked)."""
+    kind, _ = first_bad_action(np.asarray(actions, dtype=np.int64), state.done, game.legal_mask(state, check=False))
+    assert kind == 0
+    return game.step(state, actions, check=False)
+
+
 VARIANTS = {
     "checked": lambda game, state, actions: game.step(state, actions, check=True),
     "unchecked": lambda game, state, actions: game.step(state, actions, check=False),
-    "actions only": lambda game, state, actions: game.step(state, game._check_actions(state, actions), check=False),
+    "actions only": lambda game, state, actions: _actions_only(game, state, actions),
     "check_state": lambda game, state, actions: game.check_state(state),
 }
 

@@ -110,7 +110,7 @@ class Game:
         state.identity = self.identity
         return state
 
-    def check_params(self) -> tuple:
+    def _check_params(self) -> tuple:
         """The game's scalar parameters of its check kernel (after the arrays)."""
         return (self.num_players,)
 
@@ -146,7 +146,7 @@ class Game:
         except AttributeError:
             self._raise_structure(state)
         try:
-            return kernel(lo, hi, skip, *arrays, *self.check_params())
+            return kernel(lo, hi, skip, *arrays, *self._check_params())
         except Exception:  # numba refused the arrays' types (dtype, layout, read-only, not arrays)
             self._raise_structure(state)
             raise ValueError(f"the arrays of this state do not fit {self.identity.label}") from None

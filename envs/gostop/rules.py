@@ -57,7 +57,7 @@ class GoStop(Game):
     def __init__(self, num_players: int = 2, reward: str | None = None):
         super().__init__(num_players=num_players, reward=reward)
 
-    def check_params(self):
+    def _check_params(self):
         return ()
 
     # ------------------------------------------------------------- new games

@@ -119,7 +119,7 @@ class RainbowDice(Game):
         return (("num_players", self.num_players), ("copies_per_hand", self.copies_per_hand),
                 ("start_tokens", self.start_tokens))
 
-    def check_params(self):
+    def _check_params(self):
         return (self.num_players, self._limited, self.copies_per_hand or 0)
 
     # ------------------------------------------------------------ new games
