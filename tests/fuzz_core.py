@@ -7,7 +7,7 @@
   the game's bounds), in one game of a batch of fresh, mid-game and finished games;
 * arrays of the wrong dtype, shape or batch size, strided, read-only, or not arrays at all;
 * states of another configuration or another game, and states without an identity;
-* wrong ``where``, index, seat, action, seed and observation arguments.
+* wrong ``where``, index, seat, action, seed, observation and position arguments.
 
 Every call must either work or raise ``ValueError`` with every array of the state unchanged;
 a call that works must leave a valid state (``check_state``), observations in [0, 1] and a
@@ -371,6 +371,46 @@ def argument_cases(fuzz: Fuzz, game, bases, rng) -> None:
                   expect_error=True)
 
 
+def _valid(game, state):
+    """``state`` if it passes ``check_state``; an AssertionError (a failure, not a refusal) if not."""
+    try:
+        game.check_state(state)
+    except ValueError as e:
+        raise AssertionError(f"made an invalid state: {e}") from None
+    return state
+
+
+POSITION_VALUES = (None, True, 1.5, float("nan"), "x", -1, -(2**63), 2**64, 10**30, [], {}, [None], [[1] * 60],
+                   [-1] * 48, list(range(48)), {"1": 2}, {"13": 0})
+
+
+def position_cases(fuzz: Fuzz, game, bases) -> None:
+    """``from_position`` of each key of real positions set to hostile values, and not-dicts."""
+    base = bases[0]
+    positions = []
+    for state in bases:
+        for i in range(state.batch_size):
+            try:
+                positions.append(game.to_position(state, i))
+            except ValueError:  # Go-Stop positions exist at play decisions and at the end only
+                pass
+    for pos in positions[:3]:
+        for key in pos:
+            for value in POSITION_VALUES:
+                bad = dict(pos, **{key: value})
+                fuzz.call(f"{game!r} from_position {key}={value!r:.40}", game, base,
+                          lambda: _valid(game, game.from_position(bad, seed=0)))
+            fuzz.call(f"{game!r} from_position without {key}", game, base,
+                      lambda: game.from_position({k: v for k, v in pos.items() if k != key}), expect_error=True)
+    for thing in (None, [], "position", 3, {"x": 1}):
+        fuzz.call(f"{game!r} from_position {thing!r}", game, base, lambda: game.from_position(thing),
+                  expect_error=True)
+    for seed in (1.5, "a", None, True):
+        if positions and seed is not None:
+            fuzz.call(f"{game!r} from_position seed={seed!r}", game, base,
+                      lambda: game.from_position(positions[0], seed=seed), expect_error=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", choices=sorted(GAMES))
@@ -390,6 +430,7 @@ def main() -> int:
             structure_cases(fuzz, game, bases, rng)
             identity_cases(fuzz, game, bases, rng, others)
             argument_cases(fuzz, game, bases, rng)
+            position_cases(fuzz, game, bases)
     print(json.dumps({"cases": fuzz.cases, "failures": fuzz.failures[:200]}))
     return 1 if fuzz.failures else 0
 
