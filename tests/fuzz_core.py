@@ -247,7 +247,8 @@ def structure_cases(fuzz: Fuzz, game, bases, rng) -> None:
         variants = {  # each makes a fresh value
             "dtype": lambda a=arr: a.astype(other),
             "float": lambda a=arr: a.astype(np.float64),
-            "byteswapped": lambda a=arr: a.astype(a.dtype.newbyteorder(">")) if a.dtype.itemsize > 1 else a.astype(other),
+            "byteswapped": lambda a=arr: a.astype(a.dtype.newbyteorder(">" if a.dtype.itemsize > 1 else "=")
+                                                  if a.dtype.itemsize > 1 else other),
             "strided": lambda a=arr: np.repeat(a, 2, axis=0)[::2],
             "batch+1": lambda a=arr: np.concatenate([a, a[:1]]),
             "batch-1": lambda a=arr: a[1:].copy(),

@@ -16,8 +16,8 @@ from ..core.state_check import StateChecker
 from .actions import SECOND_CARD_PRICE
 from .hands import HAND_RANKS, HAND_SCORES, NUM_HANDS, NUM_OUTCOMES, SATISFIED
 from .position import (
-    CARDS_PER_TURN, FREE_REROLLS, GAME_OVER, MAX_COUNT, MAX_DIE_ACTIONS, MAX_TOKENS, NUM_ROUNDS, ROLLING,
-    SECOND_CARD, TOKENS_PER_TURN, UNLIMITED_SUPPLY, pile_bits,
+    ALL_PILES, CARDS_PER_TURN, FREE_REROLLS, GAME_OVER, MAX_COUNT, MAX_DIE_ACTIONS, MAX_TOKENS, NUM_ROUNDS,
+    ROLLING, SECOND_CARD, TOKENS_PER_TURN, UNLIMITED_SUPPLY, pile_bits,
 )
 from .scoring import DUPLICATE_BONUS, NUM_RANKS, RANK_BASES, RANK_BONUS, TOKEN_POINTS
 
@@ -57,7 +57,6 @@ _DUP = DUPLICATE_BONUS.astype(np.int64)
 _RANK_BONUS = RANK_BONUS.astype(np.int64)
 _RANK_BASES = RANK_BASES.astype(np.int64)
 _DUP_CAP, _RANK_CAP = _DUP.size - 1, _RANK_BONUS.size - 1
-_ONE = np.uint64(1)
 
 
 def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, code, phase, free_rerolls, die_actions, round_,
@@ -111,37 +110,51 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, code, phase, free_
             if t < 0 or t > MAX_TOKENS + TOKENS_PER_TURN * turns:
                 return 9, i
             card_limit = MAX_COUNT + CARDS_PER_TURN * turns + (1 if (s == mover and ph == SECOND_CARD) else 0)
+            held = cards[i, s]
+            bad = False
+            for h in range(NUM_HANDS):  # no early exit: the loop vectorizes
+                bad |= (held[h] < 0) | (held[h] > card_limit)
+            if bad:
+                return 10, i
+        left = supply[i]
+        if limited:
+            bad = over = False
+            bits = np.uint64(0)
             for h in range(NUM_HANDS):
-                if cards[i, s, h] < 0 or cards[i, s, h] > card_limit:
-                    return 10, i
-        bits = np.uint64(0)
-        for h in range(NUM_HANDS):
-            left = np.int64(supply[i, h])
-            if limited:
-                if left < 0 or left > MAX_COUNT:
-                    return 11, i
-                held = 0
+                n = np.int64(left[h])
+                copies_seen = n
                 for s in range(P):
-                    held += np.int64(cards[i, s, h])
-                if held + left > copies:
-                    return 12, i
-            elif left != UNLIMITED_SUPPLY:
+                    copies_seen += cards[i, s, h]
+                bad |= (n < 0) | (n > MAX_COUNT)
+                over |= copies_seen > copies
+                bits |= np.uint64(n > 0) << np.uint64(h)
+            if bad:
                 return 11, i
-            if left > 0:
-                bits |= _ONE << np.uint64(h)
+            if over:
+                return 12, i
+        else:
+            bad = False
+            for h in range(NUM_HANDS):
+                bad |= left[h] != UNLIMITED_SUPPLY
+            if bad:
+                return 11, i
+            bits = ALL_PILES
         if piles[i] != bits:
             return 13, i
         for s in range(P):
+            held = cards[i, s]
             total = TOKEN_POINTS * np.int64(tokens[i, s])
+            bad = False
             for r in range(NUM_RANKS):
                 in_rank = 0
                 for h in range(_RANK_START[r], _RANK_START[r + 1]):
-                    n = np.int64(cards[i, s, h])
+                    n = np.int64(held[h])
                     in_rank += n
                     total += (n + _DUP[min(n, _DUP_CAP)]) * _SCORES[h]
-                if rank_cards[i, s, r] != in_rank:
-                    return 14, i
+                bad |= rank_cards[i, s, r] != in_rank
                 total += _RANK_BONUS[min(in_rank, _RANK_CAP)] * _RANK_BASES[r]
+            if bad:
+                return 14, i
             if score[i, s] != total:
                 return 15, i
         if ph == SECOND_CARD and (tokens[i, mover] < SECOND_CARD_PRICE or (_SAT_BITS[c] & bits) == 0):
