@@ -93,6 +93,18 @@ def test_bad_options_print_an_error_and_exit_2(capsys):
     assert "seat must be an int in 0..1" in capsys.readouterr().err
 
 
+def test_seeds_follow_the_one_seed_rule():
+    """README: every API takes int seeds reduced modulo 2**64, negative ones too."""
+    assert Session("yacht", ["random"], seed=-1).view() == Session("yacht", ["random"], seed=2**64 - 1).view()
+    assert Session("gostop", ["random"], seed=2**70 + 3).view() == Session("gostop", ["random"], seed=3).view()
+    for bad in (1.5, "3", True):
+        with pytest.raises(ValueError, match="seed must be an int"):
+            Session("yacht", ["random"], seed=bad)
+    r = subprocess.run([sys.executable, "-m", "training.cli", "play", "yacht", "--seed", "-1"],
+                       input="quit\n", capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "leaving the game" in r.stdout and r.stderr == "", r.stderr
+
+
 def test_bots_move_first_when_the_person_sits_later():
     con = console()
     session = Session("yacht", ["yacht-greedy", "random"], seat=2, seed=0)

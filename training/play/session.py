@@ -18,7 +18,7 @@ import numpy as np
 
 import agents
 from envs.adapters.actions import parse_action
-from envs.core.rng import resolve_seed
+from envs.core.rng import normalize_seed, resolve_seed
 from envs.registration import GAMES, game_class
 
 TITLES = {"yacht": "Yacht", "rainbow_dice": "Rainbow Dice", "gostop": "Go-Stop"}
@@ -42,7 +42,8 @@ class Session:
     """A person in seat ``seat`` against ``bots`` (names, in seat order around the person).
 
     ``Session("yacht", ["yacht-greedy", "random"], seat=1, seed=7)``: three seats, the person
-    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices.
+    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices;
+    like every madang seed it is any int, reduced modulo 2**64 (so -1 and 2**64 - 1 are one game).
     Raises ``ValueError`` naming the problem for an unknown game or bot, a bot of another game,
     a wrong number of bots for the game, or a bad seat or seed.
     """
@@ -64,9 +65,8 @@ class Session:
         players = len(bots) + 1
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be an int in 0..{players - 1} for {players} players, got {seat!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                                 or not 0 <= seed < 2**63):
-            raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
+        if seed is not None:
+            normalize_seed(seed)  # the one seed rule: any int (reduced modulo 2**64), else ValueError
         self.game_name = game
         self.game = game_class(game)(num_players=players)
         self.text = self.game.view_module

@@ -252,8 +252,29 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
     return app
 
 
+def check_address(host: str, port: int) -> None:
+    """Raise ``ValueError`` unless the server could listen on ``host:port`` now: a port in
+    1..65535, a host name that resolves, and an address that is free (tried by binding it)."""
+    import socket
+
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ValueError(f"--port must be in 1..65535, got {port!r}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ValueError(f"--host {host!r} is not an address of this machine ({e})") from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            s.bind(address)
+    except OSError as e:
+        raise ValueError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0) -> int:
-    """Run the app on uvicorn until Ctrl-C; returns the exit status."""
+    """Run the app on uvicorn until Ctrl-C; returns the exit status (check the address first:
+    :func:`check_address`)."""
     import uvicorn
 
     print(f"madang: open http://{host}:{port}/ to play (Ctrl-C stops the server)", flush=True)
