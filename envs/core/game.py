@@ -522,7 +522,7 @@ class Game:
         (default ``0..B-1``)."""
         arr = np.asarray(actions)
         B = state.batch_size
-        if arr.dtype.kind not in "iu":
+        if arr.dtype.kind not in "iu" and not (arr.size == 0 and arr.ndim == 1):  # [] is float64
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
             raise ValueError(f"actions must have shape ({B},), got {arr.shape}")

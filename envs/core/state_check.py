@@ -69,7 +69,8 @@ def game_index(index, batch: int) -> int:
     if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
         raise ValueError(f"index must be an int, got {type(index).__name__} {index!r}")
     if not 0 <= index < batch:
-        raise ValueError(f"index {int(index)} out of range 0..{batch - 1}")
+        span = f"0..{batch - 1}" if batch else "(the state holds no game)"
+        raise ValueError(f"index {int(index)} out of range {span}")
     return int(index)
 
 
