@@ -215,3 +215,25 @@ def test_every_public_call_that_raises_changes_nothing(name):
     dead = np.flatnonzero(state.done)
     if dead.size:
         _refused(lambda: game.step_where(state, dead[:1], np.zeros(1, int)), "is over", state)
+
+
+def test_a_go_stop_state_that_passes_the_check_stays_valid_after_a_go():
+    """Found by the fuzz soak: a mover at its Go/Stop decision with go_count plus hand size at
+    the bound would pass it after a Go; the bound is one lower once the turn's card is played."""
+    game = GoStop()
+    state = game.init(np.arange(64))
+    rng = np.random.default_rng(0)
+    while not (state.phase == 3).any():
+        live = ~state.done
+        game.step_where(state, live, sample_legal(game.legal_mask(state), rng)[live])
+        game.reset_where(state, state.done)
+    i = int(np.flatnonzero(state.phase == 3)[0])
+    mover = int(state.to_move[i])
+    hand = int(np.bitwise_count(state.hands[i, mover]))
+    state.go_score[i, mover] = state.score[i, mover]
+    state.go_count[i, mover] = 48 - hand  # a position loaded at a play decision never gets here
+    _refused(lambda: game.step_where(state, np.array([i]), np.array([96])), "go_count", state)
+    state.go_count[i, mover] = 47 - hand
+    game.step_where(state, np.array([i]), np.array([96]))  # Go
+    assert state.go_count[i, mover] == 48 - hand
+    game.check_state(state)

@@ -41,7 +41,9 @@ RULES = (
      "(at a hand or stock choice) this turn's played and flipped cards"),
     (("layout",), "the layout holds at most 3 cards of a month"),
     (("ppuk_owner", "layout"), "ppuk_owner entries are -1, 0 or 1; an owned month has exactly 3 layout cards"),
-    (("go_count", "hands"), f"go_count must be >= 0 with go_count plus hand size at most {GO_BUDGET}"),
+    (("go_count", "hands", "phase", "to_move"),
+     f"go_count must be >= 0 with go_count plus hand size at most {GO_BUDGET} ({GO_BUDGET - 1} for the mover once "
+     "its card is played: a Go may follow)"),
     (("go_count", "go_score"), f"go_score must be in 0..{MAX_GO_SCORE}, and 0 when go_count is 0"),
     (("ppuk_count", "done"), "ppuk_count must be in 0..2 (0..3 once the deal is over)"),
     (("score", "captured"), "score must be the combination score of each seat's captured cards"),
@@ -140,7 +142,8 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, hands, layout, cap
                 return 10, i
         for s in range(2):
             g = np.int64(go_count[i, s])
-            if g < 0 or g + popcount(hands[i, s]) > GO_BUDGET:
+            played_now = s == p and (ph == HAND_CHOICE or ph == STOCK_CHOICE or ph == GO_STOP)
+            if g < 0 or g + popcount(hands[i, s]) > GO_BUDGET - (1 if played_now else 0):
                 return 11, i
             gs = np.int64(go_score[i, s])
             if gs < 0 or gs > MAX_GO_SCORE or (g == 0 and gs != 0):
