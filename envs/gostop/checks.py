@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.state_check import StateChecker
 from . import cards as C
-from .kernels import month_count, popcount, score_of
+from .kernels import has_quad, month_count, popcount, score_of
 from .position import MAX_GO_SCORE
 from .scoring import GO_BUDGET
 from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
@@ -66,7 +66,7 @@ _ALL = C.ALL_CARDS
 _MONTH_MASK_OF = C.MONTH_MASK_OF
 _BIT = C.BIT
 _MONTH = C.MONTH
-_Z = np.uint64(0)
+_Z, _U1 = np.uint64(0), np.uint64(1)
 
 
 def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, hands, layout, captured, stock, stock_top,
@@ -114,11 +114,13 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, hands, layout, cap
         if top < 0 or top > end or end > 48:
             return 5, i
         in_stock = _Z
-        for j in range(top, end):
-            c = stock[i, j]
-            if c < 0 or c > 47:
-                return 6, i
-            in_stock |= _BIT[c]
+        bad = False
+        for j in range(top, end):  # no early exit: the loop stays tight
+            c = np.int64(stock[i, j])
+            bad |= (c < 0) | (c > 47)
+            in_stock |= _U1 << np.uint64(c & 63)
+        if bad:
+            return 6, i
         h, pick, f = np.int64(played[i]), np.int64(hand_pick[i]), np.int64(flipped[i])
         if h < -1 or h > 47 or pick < -1 or pick > 47 or f < -1 or f > 47:
             return 7, i
@@ -134,9 +136,9 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, hands, layout, cap
                  + popcount(captured[i, 1]) + (end - top) + n_extra)
         if count != 48 or (sets | in_stock | extra) != _ALL:
             return 8, i
+        if has_quad(L):
+            return 9, i
         for m in range(12):
-            if month_count(L, m) > 3:
-                return 9, i
             owner = ppuk_owner[i, m]
             if owner < -1 or owner > 1 or (owner >= 0 and month_count(L, m) != 3):
                 return 10, i
