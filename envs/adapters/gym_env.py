@@ -148,14 +148,15 @@ class MadangEnv(gym.Env):
         else:
             state.copy_into(before, check=False)
         np_random = self.np_random
-        rng_state = np_random.bit_generator.state
+        rng_state = np_random.bit_generator.state if self.game.num_players > 1 else None  # bots draw
         try:
             reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
             reward += self._advance(state, seat, np_random)
             obs, info, mask, over = self._view(state, seat, None, self._episode_info)
         except BaseException:
             self.state, self._spare = before, None
-            np_random.bit_generator.state = rng_state
+            if rng_state is not None:
+                np_random.bit_generator.state = rng_state
             raise
         self._spare, self._mask, self._over = before, mask, over
         return obs, reward, over is not None, False, info
@@ -186,18 +187,12 @@ class MadangEnv(gym.Env):
     def _advance(self, state, learner_seat: int, np_random) -> float:
         """Let the opponents move until the learner's turn; returns the learner's rewards.
 
-        If a bot fails, ``np_random`` is restored before raising (the caller restores the
-        state); its state is saved only when an opponent is about to move.
+        If a bot fails, the caller restores ``state`` and ``np_random``.
         """
         if state.done[0] or state.to_move[0] == learner_seat:
             return 0.0
-        saved = np_random.bit_generator.state
-        try:
-            seats = np.array([learner_seat], dtype=np.int64)
-            return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
-        except BaseException:
-            np_random.bit_generator.state = saved
-            raise
+        seats = np.array([learner_seat], dtype=np.int64)
+        return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
 
     def _view(self, state, learner_seat: int, over: dict | None, episode_info: dict):
         """The observation, info, learner's mask and result (None while the game runs) that
