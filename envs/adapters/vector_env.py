@@ -83,8 +83,9 @@ class MadangVectorEnv(VectorEnv):
 
     ``reset`` and ``step`` are atomic: if anything fails (an illegal learner action in
     ``"raise"`` mode, or an opponent bot that raises or picks an illegal action, reported as
-    :class:`~envs.adapters.seats.OpponentError` naming the bot), every slot is left as it
-    was, random streams and generators included.
+    :class:`~envs.adapters.seats.OpponentError` naming the bot, or any other exception, a
+    ``KeyboardInterrupt`` or ``SystemExit`` inside a bot's move included), every slot is left
+    as it was, random streams and generators included, and the exception is re-raised.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -137,6 +138,7 @@ class MadangVectorEnv(VectorEnv):
         reset_mask = options.get("reset_mask")
         if reset_mask is not None and self.state is not None:
             return self._reset_slots(seed, _check_reset_mask(reset_mask, n))
+        # Everything is computed first (on new objects); the env changes only once nothing can fail.
         seeds, np_random = self._seeds(seed)
         state = self.game.init(seeds)
         seat_rngs = [np.random.default_rng(s) for s in seeds]
@@ -145,13 +147,14 @@ class MadangVectorEnv(VectorEnv):
         before = play_opponents(self.game, state, seats, self.opponents, np_random)
         episode = self._episode.copy()
         episode.start(state, np.arange(n), before)
+        mask = self.game.legal_mask(state, check=False).astype(self.mask_dtype)
+        out = self._observe(state, seats, mask), self._infos(mask, seats, episode, self.results.batch(n))
         self.state, self.learner_seat, self._np_random, self._seat_rngs = state, seats, np_random, seat_rngs
-        self._ended[:] = False
-        self._forfeited[:] = False
+        self._ended = np.zeros(n, dtype=bool)
+        self._forfeited = np.zeros(n, dtype=bool)
         self._finished = {}
-        self._episode = episode
-        self._mask = mask = self.game.legal_mask(state).astype(self.mask_dtype)
-        return self._observe(state, seats, mask), self._infos(mask, seats, episode, self.results.batch(n))
+        self._mask, self._episode = mask, episode
+        return out
 
     def _seeds(self, seed) -> tuple[list[int], np.random.Generator]:
         """The N slot seeds of ``reset(seed=...)`` and the opponents' generator."""
@@ -170,50 +173,50 @@ class MadangVectorEnv(VectorEnv):
         """``reset(options={"reset_mask": where})``: new games in the slots ``where`` selects."""
         n, game = self.num_envs, self.game
         idx = np.flatnonzero(where)
-        state, seats, seat_rngs = self.state.copy(), self.learner_seat.copy(), list(self._seat_rngs)
+        state, seats, seat_rngs = self.state.copy(check=False), self.learner_seat.copy(), list(self._seat_rngs)
         episode = self._episode.copy()
         generators = [self._np_random, *self._seat_rngs]
         saved = [g.bit_generator.state for g in generators]
-        try:
+        try:  # on copies: the env changes only once nothing can fail
             if seed is None:
-                game.reset_where(state, where)
+                game.reset_where(state, where, check=False)
             else:
                 seeds, _ = self._seeds(seed)
-                state.put(idx, game.init([seeds[i] for i in idx]))
+                state.put(idx, game.init([seeds[i] for i in idx]), check=False)
                 for i in idx:
                     seat_rngs[i] = np.random.default_rng(seeds[i])
             self._draw_seats(seats, seat_rngs, idx)
             before = play_opponents(game, state, seats, self.opponents, self._np_random)
             episode.start(state, idx, before[idx])
-        except Exception:
+            ended, forfeited = self._ended.copy(), self._forfeited.copy()
+            ended[idx] = forfeited[idx] = False
+            finished = {i: r for i, r in self._finished.items() if not where[i]}
+            mask = game.legal_mask(state, check=False).astype(self.mask_dtype)
+            mask[forfeited] = 0
+            # As SyncVectorEnv: only the slots that were reset report their infos.
+            out = self._observe(state, seats, mask), self._infos(mask, seats, episode,
+                                                                 self.results.batch(n, finished), where)
+        except BaseException:  # a failing bot, or an interrupt (KeyboardInterrupt, SystemExit) in one
             for g, s in zip(generators, saved):
                 g.bit_generator.state = s
             raise
         self.state, self.learner_seat, self._seat_rngs, self._episode = state, seats, seat_rngs, episode
-        self._ended[idx] = self._forfeited[idx] = False
-        self._finished = {i: r for i, r in self._finished.items() if not where[i]}
-        mask = game.legal_mask(state).astype(self.mask_dtype)
-        mask[self._forfeited] = 0
-        self._mask = mask
-        # As SyncVectorEnv: only the slots that were reset report their infos.
-        return self._observe(state, seats, mask), self._infos(mask, seats, episode,
-                                                              self.results.batch(n, self._finished), where)
+        self._ended, self._forfeited, self._finished, self._mask = ended, forfeited, finished, mask
+        return out
 
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
-        # A failure leaves every slot as it was: opponents play on a copy of the state, the
-        # slot flags are copies, and each generator's state is saved before its first draw
-        # (see _step).  Without opponents nothing can fail after the actions are checked, so
-        # one-player games step in place.
-        solo = self.game.num_players == 1
-        state, seats = (self.state if solo else self.state.copy()), self.learner_seat.copy()
+        # A failure (a bot, or an interrupt such as KeyboardInterrupt) leaves every slot as it
+        # was: the step works on a copy of the state, the slot flags are copies, and each
+        # generator's state is saved before its first draw (see _step).
+        state, seats = self.state.copy(check=False), self.learner_seat.copy()
         ended, forfeited, finished = self._ended.copy(), self._forfeited.copy(), dict(self._finished)
         episode = self._episode.copy()
         saved: dict = {}
         try:
             out = self._step(state, seats, ended, forfeited, finished, episode, actions, saved)
-        except Exception:
+        except BaseException:
             for g, st in saved.items():
                 g.bit_generator.state = st
             raise
@@ -242,7 +245,7 @@ class MadangVectorEnv(VectorEnv):
                              f"in slot {i}; legal actions: {allowed}")
         restart = np.flatnonzero(ended)  # next-step mode: games that ended in the last step
         if restart.size:
-            game.reset_where(state, ended)
+            game.reset_where(state, ended, check=False)
             self._save_seat_rngs(saved, restart)
             self._draw_seats(seats, self._seat_rngs, restart)
             ended[:] = forfeited[:] = False
@@ -271,12 +274,12 @@ class MadangVectorEnv(VectorEnv):
             if idx.size:
                 final_mask = np.zeros((n, game.num_actions), dtype=self.mask_dtype)
                 final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
-                final_obs[idx] = game.observe(state.take(idx), seats[idx])
+                final_obs[idx] = game.observe(state.take(idx, check=False), seats[idx], check=False)
                 final_info = self._infos(final_mask, seats, episode, self.results.batch(n, finished), terminated)
                 infos["final_obs"] = observation(final_obs, final_mask, self.observation_mode)
                 infos["_final_obs"], infos["final_info"], infos["_final_info"] = \
                     terminated.copy(), final_info, terminated.copy()
-                game.reset_where(state, terminated)
+                game.reset_where(state, terminated, check=False)
                 forfeited[:] = False
                 finished.clear()
                 self._save_seat_rngs(saved, idx)
@@ -284,7 +287,7 @@ class MadangVectorEnv(VectorEnv):
                 before = play_opponents(game, state, seats, self.opponents, self._np_random)
                 episode.start(state, idx, before[idx])
             fields = self.results.batch(n)
-        mask = game.legal_mask(state).astype(self.mask_dtype)
+        mask = game.legal_mask(state, check=False).astype(self.mask_dtype)
         mask[forfeited] = 0
         infos.update(self._infos(mask, seats, episode, fields))
         truncated = np.zeros(n, dtype=bool)
@@ -317,7 +320,7 @@ class MadangVectorEnv(VectorEnv):
             seats[idx] = self.learner_seat_config
 
     def _observe(self, state, seats, mask):
-        return observation(self.game.observe(state, seats), mask, self.observation_mode)
+        return observation(self.game.observe(state, seats, check=False), mask, self.observation_mode)
 
     def _infos(self, mask, seats, episode: EpisodeFields, fields: dict, present=None) -> dict:
         """The infos of one return: the mask, seats, episode and result ``fields`` of every slot,
@@ -363,6 +366,7 @@ class EpisodeFields:
     def arrays(self) -> dict:
         """Copies of the (N,) arrays, by info key."""
         return {k: v.copy() for k, v in self._arrays.items()}
+
 
 
 def _check_reset_mask(mask, n: int) -> np.ndarray:
