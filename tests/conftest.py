@@ -1,4 +1,7 @@
-"""Shared pytest configuration: hypothesis profiles and torch threads."""
+"""Shared pytest configuration: hypothesis profiles, torch threads, the browser and export fixtures.
+
+What a test needs beyond README's install is declared and checked by the project's conftest.py.
+"""
 
 import atexit
 import os
@@ -26,33 +29,19 @@ import pytest  # noqa: E402
 
 @pytest.fixture(scope="session")
 def browser():
-    """A headless Chromium WebDriver shared by the browser tests (see tests/browser.py)."""
-    from browser import BrowserUnavailable, start_chrome
+    """A headless Chromium WebDriver shared by the browser tests (see tests/browser.py); the tests
+    that use it need ``browser`` (the project's conftest.py skips them without it)."""
+    from browser import start_chrome
 
-    try:
-        driver = start_chrome()
-    except BrowserUnavailable as e:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"no headless browser here: {e}")
+    driver = start_chrome()
     yield driver
     driver.quit()
 
 
 @pytest.fixture(scope="session")
-def onnx_extra():
-    """Skip (fail under CI) unless the ``madang[onnx]`` extra is installed."""
-    import importlib.util
-
-    from tools import require_or_skip
-
-    require_or_skip(all(importlib.util.find_spec(m) for m in ("onnx", "onnxruntime", "onnxscript")),
-                    'onnx, onnxruntime or onnxscript is missing: pip install -e ".[onnx]"')
-
-
-@pytest.fixture(scope="session")
-def exported(onnx_extra, tmp_path_factory):
-    """``exported(name)``: the directory holding ``madang export name`` (exported once per session)."""
+def exported(tmp_path_factory):
+    """``exported(name)``: the directory holding ``madang export name`` (exported once per session);
+    the tests that use it need the onnx extra (the project's conftest.py skips them without it)."""
     from training.cli import main
 
     root, done = tmp_path_factory.mktemp("exports"), {}

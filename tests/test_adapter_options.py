@@ -3,12 +3,15 @@ env's illegal actions.  (Batch-N = N x batch-1 in every mode: tests/test_conform
 
 from __future__ import annotations
 
+import importlib
+
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import envs
 from envs.adapters.infos import REASON_CODES, REASONS
+from envs.adapters.vector_env import AUTORESET_MODES
 from envs.core.sampling import sample_legal
 from envs.registration import GAMES, game_class
 
@@ -156,12 +159,12 @@ def test_vector_env_raise_mode_changes_nothing():
 
 @pytest.mark.parametrize("kwargs", [dict(autoreset_mode="sometimes"), dict(observation_mode="tuple"),
                                     dict(info_mode="json"), dict(illegal_action="skip"),
-                                    dict(illegal_penalty=0)])
+                                    dict(illegal_penalty=0), dict(mask_dtype="int64")])
 def test_bad_mode_values_raise(kwargs):
     makers = [lambda: _vec("yacht", 2, **kwargs)]
     if "autoreset_mode" not in kwargs:
         makers.append(lambda: gym.make("madang/Yacht-v0", **kwargs))
-    if set(kwargs) & {"info_mode", "illegal_action", "illegal_penalty"}:
+    if set(kwargs) & {"info_mode", "illegal_action", "illegal_penalty", "mask_dtype"}:
         makers.append(lambda: envs.yacht.env(**kwargs))
     for make in makers:
         with pytest.raises(ValueError):
@@ -187,3 +190,85 @@ def test_gymnasium_sync_vector_env_stacks_the_infos():
         _, _, term, _, info = venv.step(sample_legal(masks, rng))
         ended += int(term.sum())
     assert ended > 6 and info["winner"].dtype == np.int64
+
+
+DETERMINISTIC_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
+
+
+def _assert_same_infos(ours: dict, theirs: dict, where: str = "infos") -> None:
+    """The same keys and ``_key`` masks as ``theirs``, and the same values (and numeric dtypes)
+    where a mask is set; ``final_obs`` is stacked in ours, an object array in theirs."""
+    assert set(ours) == set(theirs), f"{where}: keys differ by {sorted(set(ours) ^ set(theirs))}"
+    for k, value in theirs.items():
+        if isinstance(value, dict):
+            _assert_same_infos(ours[k], value, f"{where}[{k!r}]")
+        elif k.startswith("_"):
+            np.testing.assert_array_equal(ours[k], value, err_msg=f"{where}[{k!r}]")
+        else:
+            if value.dtype != object:
+                assert ours[k].dtype == value.dtype, f"{where}[{k!r}]: {ours[k].dtype} != {value.dtype}"
+            for i in np.flatnonzero(theirs[f"_{k}"]):
+                a, b = ours[k][i], value[i]
+                assert np.array_equal(np.asarray(a), np.asarray(b)) if b is not None else a is None, \
+                    f"{where}[{k!r}][{i}]: {a!r} != {b!r}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("autoreset", ["same_step", "next_step", "disabled"])
+def test_vector_env_infos_are_those_of_sync_vector_env_over_single_envs(game, autoreset):
+    """A loop written for ``gymnasium.vector.SyncVectorEnv`` over madang's single envs finds the
+    same info keys, ``_key`` masks and values in madang's vector env (``final_info`` included;
+    in disabled mode the restarts by ``reset_mask`` too)."""
+    n, env_id = 4, game_class(game).env_id
+    config = dict(CONFIGS[game], opponents=DETERMINISTIC_BOT[game])
+    ours = _vec(game, n, autoreset_mode=autoreset, opponents=DETERMINISTIC_BOT[game])
+    theirs = gym.vector.SyncVectorEnv([lambda: gym.make(env_id, **config) for _ in range(n)],
+                                      autoreset_mode=AUTORESET_MODES[autoreset])
+    (_, info), (_, sync_info) = ours.reset(seed=7), theirs.reset(seed=7)
+    _assert_same_infos(info, sync_info, "reset")
+    rng, ended = np.random.default_rng(1), 0
+    for t in range(300):
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+        _, reward, term, trunc, info = ours.step(actions)
+        _, sync_reward, sync_term, sync_trunc, sync_info = theirs.step(actions)
+        np.testing.assert_allclose(reward, sync_reward)
+        assert (term == sync_term).all() and (trunc == sync_trunc).all()
+        _assert_same_infos(info, sync_info, f"step {t}")
+        ended += int(term.sum())
+        if autoreset == "disabled" and term.any():
+            (_, info), (_, sync_info) = (ours.reset(options={"reset_mask": term.copy()}),
+                                         theirs.reset(options={"reset_mask": term.copy()}))
+            _assert_same_infos(info, sync_info, f"reset_mask after step {t}")
+    assert ended >= n
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_mask_dtype_bool_gives_bool_masks_everywhere(game):
+    """``mask_dtype="bool"`` (what TorchRL's MaskedCategorical takes) in infos, observations,
+    ``action_masks()`` and the observation spaces of the single, vector and PettingZoo envs."""
+    env = gym.make(game_class(game).env_id, observation_mode="dict", mask_dtype="bool", **CONFIGS[game])
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and env.observation_space["action_mask"].dtype == bool
+    for mask in (obs["action_mask"], info["action_mask"], env.unwrapped.action_masks()):
+        assert mask.dtype == bool and mask.any()
+    int8_env = gym.make(game_class(game).env_id, observation_mode="dict", **CONFIGS[game])
+    _, int8_info = int8_env.reset(seed=0)
+    assert int8_info["action_mask"].dtype == np.int8
+    np.testing.assert_array_equal(int8_info["action_mask"].astype(bool), info["action_mask"])
+    venv = _vec(game, 3, observation_mode="dict", mask_dtype="bool")
+    obs, info = venv.reset(seed=0)
+    assert venv.observation_space.contains(obs)
+    assert obs["action_mask"].dtype == info["action_mask"].dtype == venv.unwrapped.action_masks().dtype == bool
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        obs, _, term, _, info = venv.step(sample_legal(info["action_mask"], rng))
+        assert obs["action_mask"].dtype == info["action_mask"].dtype == bool
+        if term.any():
+            assert info["final_obs"]["action_mask"].dtype == bool
+    aec = importlib.import_module(f"envs.{game}").env(mask_dtype="bool", **CONFIGS[game])
+    aec.reset(seed=0)
+    for agent in aec.agents:
+        obs = aec.observe(agent)
+        assert obs["action_mask"].dtype == bool and aec.observation_space(agent).contains(obs)
+    with pytest.raises(ValueError, match="mask_dtype"):
+        gym.make(game_class(game).env_id, mask_dtype="float32")

@@ -152,6 +152,35 @@ def test_illegal_penalty_must_be_positive_and_finite(penalty):
             make()
 
 
+@pytest.mark.parametrize("penalty", [1e308, np.float64(1e300), 3.4e38, 1.000001e18, 10**19, 10**400, np.complex64(1)],
+                         ids=["1e308", "np1e300", "3.4e38", "just-above", "int1e19", "int1e400", "complex"])
+def test_illegal_penalty_must_fit_the_rewards(penalty):
+    """A penalty that float32 rewards (or int64 payouts) cannot hold is refused, not turned into -inf."""
+    for make in (lambda: gym.make("madang/GoStop-v0", illegal_action="lose", illegal_penalty=penalty),
+                 lambda: gym.make_vec("madang/GoStop-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                                      illegal_action="lose", illegal_penalty=penalty),
+                 lambda: envs.gostop.env(illegal_action="lose", illegal_penalty=penalty)):
+        with pytest.raises(ValueError, match="illegal_penalty"):
+            make()
+
+
+def test_the_largest_penalty_keeps_rewards_and_payouts_finite():
+    from envs.adapters.actions import MAX_ILLEGAL_PENALTY
+
+    venv = gym.make_vec("madang/GoStop-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                        illegal_action="lose", illegal_penalty=MAX_ILLEGAL_PENALTY)
+    _, info = venv.reset(seed=0)
+    _, reward, terminated, _, info = venv.step(np.argmin(info["action_mask"], axis=1))  # an illegal action each
+    assert terminated.all() and np.isfinite(reward).all() and (reward == -np.float32(MAX_ILLEGAL_PENALTY)).all()
+    assert info["final_info"]["payout"].dtype == np.int64
+    assert (info["final_info"]["payout"] == int(MAX_ILLEGAL_PENALTY)).all()
+    aec = envs.gostop.env(illegal_action="lose", illegal_penalty=MAX_ILLEGAL_PENALTY)
+    aec.reset(seed=0)
+    mask = aec.observe(aec.agent_selection)["action_mask"]
+    aec.step(int(np.argmin(mask)))
+    assert all(np.isfinite(np.float32(r)) for r in aec.rewards.values())
+
+
 @pytest.mark.parametrize("game", ["madang/Yacht-v0", "madang/RainbowDice-v0", "madang/GoStop-v0"])
 def test_a_forfeited_game_exports_no_live_position(game):
     env = gym.make(game, illegal_action="lose", illegal_penalty=2).unwrapped

@@ -1,8 +1,8 @@
 """The README and docs: every Python block runs alone, layouts match the code, links stay inside.
 
 A block's info string names the extra it needs: ```` ```python torchrl ```` runs here when
-torchrl is installed (always under CI), ```` ```python rllib ```` runs in the RLlib venv, by
-tests/rllib/test_rllib.py (ray pins its own gymnasium).
+torchrl is installed (``requires("torchrl")``: always under CI), ```` ```python rllib ```` runs in
+the RLlib venv, by tests/rllib/test_rllib.py (ray pins its own gymnasium).
 """
 
 from __future__ import annotations
@@ -54,13 +54,9 @@ def test_python_block_runs_alone(code, tmp_path):
     _run_alone(code, tmp_path)
 
 
+@pytest.mark.requires("torchrl")
 @pytest.mark.parametrize("code", blocks("torchrl"))
 def test_torchrl_block_runs_alone(code, tmp_path):
-    import importlib.util
-
-    from tools import require_or_skip
-
-    require_or_skip(importlib.util.find_spec("torchrl") is not None, 'torchrl is missing: pip install -e ".[torchrl]"')
     _run_alone(code, tmp_path)
 
 
@@ -134,7 +130,7 @@ def test_adapter_options_table_is_the_code():
     """docs/interface.md lists every adapter option once, with the envs that take it and its values."""
     from envs.adapters import gym_env, pettingzoo_env, vector_env
     from envs.adapters.infos import INFO_MODES
-    from envs.adapters.observations import OBSERVATION_MODES
+    from envs.adapters.observations import MASK_DTYPES, OBSERVATION_MODES
 
     rows = {r[0]: r for r in _rows((ROOT / "docs" / "interface.md").read_text(), "option")}
     takers = {"single": gym_env.ADAPTER_KEYS, "vector": vector_env.ADAPTER_KEYS,
@@ -143,8 +139,8 @@ def test_adapter_options_table_is_the_code():
     for key, cells in rows.items():
         assert {e.strip() for e in cells[1].split(",")} == {name for name, keys in takers.items() if key in keys}
     for key, modes in (("autoreset_mode", vector_env.AUTORESET_MODES), ("observation_mode", OBSERVATION_MODES),
-                       ("info_mode", INFO_MODES)):
-        assert re.findall(r'"([a-z_]+)"', rows[key][2]) == list(modes)
+                       ("info_mode", INFO_MODES), ("mask_dtype", MASK_DTYPES)):
+        assert re.findall(r'"([a-z_0-9]+)"', rows[key][2]) == list(modes)
 
 
 def test_reason_code_table_is_the_code():
@@ -152,3 +148,46 @@ def test_reason_code_table_is_the_code():
 
     rows = _rows((ROOT / "docs" / "interface.md").read_text(), "`reason_code`")
     assert [(int(r[0]), "" if r[1] == '""' else r[1]) for r in rows] == list(enumerate(REASONS))
+
+
+def test_gostop_page_says_what_a_nagari_reports():
+    """docs/rules/gostop.md gives the nagari winner the env reports in ``info`` (-1, not None)."""
+    import gymnasium as gym
+    import numpy as np
+
+    from envs.core.sampling import sample_legal
+
+    venv = gym.make_vec("madang/GoStop-v0", num_envs=512, vectorization_mode="vector_entry_point",
+                        autoreset_mode="next_step")
+    _, info = venv.reset(seed=0)
+    rng, winners = np.random.default_rng(0), set()
+    for _ in range(2000):
+        _, _, term, _, info = venv.step(sample_legal(info["action_mask"], rng))
+        winners |= {int(w) for w in info["winner"][term & (info["reason"] == "nagari")]}
+        if winners:
+            break
+    assert winners == {-1}
+    text = (ROOT / "docs" / "rules" / "gostop.md").read_text()
+    assert '`info["winner"]` (a seat, or -1 for nagari' in text
+
+
+def test_readme_status_table_names_every_bot(tmp_path):
+    """README's status table lists, per game, the bots ``madang bots GAME`` lists (the package's
+    own: a fresh user directory, so that no bot shipped on this machine counts)."""
+    import json
+
+    code = ("import json; from agents.registry import available; from envs.registration import GAMES; "
+            "print(json.dumps({g: available(g) for g in GAMES}))")
+    env = {**os.environ, "MADANG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path), "HOME": str(tmp_path)}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    bots = json.loads(r.stdout)
+    rows = _rows((ROOT / "README.md").read_text(), "game")
+    listed = {cells[1]: set(re.findall(r"`([a-z-]+)`", cells[2].split("bots:", 1)[1])) for cells in rows}
+    assert listed == {game_class(g).env_id: set(bots[g]) for g in GAMES}
+
+
+def test_license_file_is_the_license_pyproject_names():
+    assert re.search(r'^license = \{ text = "MIT" \}$', (ROOT / "pyproject.toml").read_text(), re.M)
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the madang developers" in text
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text

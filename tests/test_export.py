@@ -103,8 +103,9 @@ def test_examples_are_real_positions_that_encode_to_their_observations(exported,
     _check_positions(meta["game"], examples)
 
 
+@pytest.mark.requires("onnx")
 @pytest.mark.parametrize("game_name", sorted(GAMES))
-def test_every_game_exports(onnx_extra, tmp_path, game_name):
+def test_every_game_exports(tmp_path, game_name):
     """An untrained policy of each game goes through the same export (before its bot ships)."""
     from agents.export import export_bot
 
@@ -170,8 +171,9 @@ def test_export_without_the_onnx_extra_says_how_to_install_it(capsys, monkeypatc
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.requires("onnx")
 @pytest.mark.parametrize("out", ["a file", "/dev/null", "x" * 300, "a file/below"])
-def test_export_into_something_that_is_no_directory_is_a_user_mistake(onnx_extra, capsys, tmp_path, out):
+def test_export_into_something_that_is_no_directory_is_a_user_mistake(capsys, tmp_path, out):
     (tmp_path / "a file").write_text("keep me")
     assert main(["export", "yacht-ppo", "--out", str(tmp_path / out) if out != "/dev/null" else out]) == 2
     err = capsys.readouterr().err
@@ -180,8 +182,9 @@ def test_export_into_something_that_is_no_directory_is_a_user_mistake(onnx_extra
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a file"]
 
 
+@pytest.mark.requires("onnx")
 @pytest.mark.parametrize("count", ["0", "-5", "10001"])
-def test_export_examples_out_of_range_is_a_user_mistake(onnx_extra, capsys, tmp_path, count):
+def test_export_examples_out_of_range_is_a_user_mistake(capsys, tmp_path, count):
     assert main(["export", "yacht-ppo", "--out", str(tmp_path / "out"), "--examples", count]) == 2
     err = capsys.readouterr().err
     assert err.startswith("madang: error: the number of examples must be in 1..10,000"), err

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from agents.registry import shipped_policies
-from tools import require_or_skip
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "onnx-web"
 VENDORED = ("ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
 PAGE_TIMEOUT_S = 120  # a generous limit for a slow CI machine, not a performance assert
+pytestmark = pytest.mark.requires("onnxruntime-web")  # and, through its fixtures, onnx and browser
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -36,8 +36,6 @@ class _Handler(SimpleHTTPRequestHandler):
 @pytest.fixture(scope="module")
 def site(exported):
     """Base URL of a localhost HTTP server for the page and every exported policy (wasm needs http)."""
-    require_or_skip(all((EXAMPLE / "vendor" / f).exists() for f in VENDORED),
-                    "onnxruntime-web is not vendored: run examples/onnx-web/build.sh (needs npm)")
     models = {exported(name) for name in shipped_policies()}
     assert len(models) == 1
     handler = type("Handler", (_Handler,), {"models": models.pop()})

@@ -82,3 +82,12 @@ def test_vec_env_methods_and_config_checks():
         with pytest.raises(ValueError):
             MadangSB3VecEnv("yacht", 2, **bad)
     assert envs.GAMES  # the adapter needs no registration of its own
+
+
+def test_the_vec_env_benchmark_compares_all_three_in_alternating_rounds():
+    """benchmarks/sb3_vec_envs.py runs (a smoke test: it prints ratios, nothing here is timed)."""
+    from benchmarks.sb3_vec_envs import run
+
+    r = run("gostop", num_envs=2, seconds=0.4, rounds=2)
+    assert set(r["transitions_per_s"]) == {"madang", "DummyVecEnv", "SubprocVecEnv"} and r["rounds"] == 2
+    assert all(rate > 0 for rate in r["transitions_per_s"].values()) and r["vs_DummyVecEnv"]["DummyVecEnv"] == 1.0

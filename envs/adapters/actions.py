@@ -10,6 +10,11 @@ import numpy as np
 
 ILLEGAL_MODES = ("raise", "lose")
 
+MAX_ILLEGAL_PENALTY = 1e18
+"""The largest ``illegal_penalty``.  Rewards are float32 (largest finite 3.4e38), so a penalty
+up to this plus any reward a game pays stays finite, and a forfeit's payout (the penalty, an
+int when it is whole) fits the int64 payout arrays of the infos (largest 9.2e18)."""
+
 
 def parse_action(action, num_actions: int) -> int:
     """Return ``action`` as an int, or raise ``ValueError`` for a wrong type.
@@ -36,15 +41,22 @@ def check_illegal_config(illegal_action: str, illegal_penalty) -> float:
     """Validate the ``illegal_action`` mode and return the penalty as a float.
 
     The penalty is what the mover loses (and, in zero-sum games, the other seat wins), so it
-    must be a positive finite number.
+    must be a positive number of at most :data:`MAX_ILLEGAL_PENALTY`.
     """
     if illegal_action not in ILLEGAL_MODES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_MODES}, got {illegal_action!r}")
-    if isinstance(illegal_penalty, (bool, np.bool_)) or not isinstance(illegal_penalty, (int, float, np.number)):
+    if isinstance(illegal_penalty, (bool, np.bool_, np.complexfloating)) \
+            or not isinstance(illegal_penalty, (int, float, np.number)):
         raise ValueError(f"illegal_penalty must be a number, got {illegal_penalty!r}")
-    penalty = float(illegal_penalty)
+    try:
+        penalty = float(illegal_penalty)
+    except OverflowError:  # an int beyond any float
+        penalty = math.inf
     if not math.isfinite(penalty) or penalty <= 0:
         raise ValueError(f"illegal_penalty must be a positive finite number, got {illegal_penalty!r}")
+    if penalty > MAX_ILLEGAL_PENALTY:
+        raise ValueError(f"illegal_penalty must be at most {MAX_ILLEGAL_PENALTY:g}, so that rewards stay "
+                         f"finite in float32 and a payout fits in int64; got {illegal_penalty!r}")
     return penalty
 
 

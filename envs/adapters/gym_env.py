@@ -2,7 +2,8 @@
 
 The learner plays one seat; the other seats are played inside ``reset``/``step`` by
 bots until it is the learner's decision or the game is over, and the learner's
-reward covers that whole span.  Masks come as ``info["action_mask"]`` (int8), through
+reward covers that whole span.  Masks come as ``info["action_mask"]`` (int8, or bool with
+``mask_dtype="bool"``), through
 :meth:`MadangEnv.action_masks` (the method sb3-contrib looks for) and, with
 ``observation_mode="dict"``, in the observation.
 """
@@ -20,11 +21,11 @@ from .actions import (
     position_of, render_of,
 )
 from .infos import ResultFields, convert
-from .observations import check_observation_mode, observation, observation_space
+from .observations import check_mask_dtype, check_observation_mode, observation, observation_space
 from .seats import play_opponents, resolve_opponents
 
 ADAPTER_KEYS = ("learner_seat", "opponents", "illegal_action", "illegal_penalty", "render_mode",
-                "observation_mode", "info_mode")
+                "observation_mode", "info_mode", "mask_dtype")
 
 
 class MadangEnv(gym.Env):
@@ -35,7 +36,8 @@ class MadangEnv(gym.Env):
     play), ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
     ``render_mode`` (``"ansi"`` renders the table as the learner's seat sees it; others warn
     and render nothing), ``observation_mode`` (``"flat"`` or ``"dict"``,
-    :mod:`~envs.adapters.observations`), ``info_mode`` (``"full"`` or ``"numeric"``,
+    :mod:`~envs.adapters.observations`), ``mask_dtype`` (``"int8"`` or ``"bool"``, the dtype of
+    every mask it returns), ``info_mode`` (``"full"`` or ``"numeric"``,
     :mod:`~envs.adapters.infos`); everything else goes to the game's rules (``num_players``,
     ``reward``, ...).
 
@@ -69,6 +71,7 @@ class MadangEnv(gym.Env):
         render_mode: str | None = None,
         observation_mode: str = "flat",
         info_mode: str = "full",
+        mask_dtype: str = "int8",
         **game_config,
     ):
         self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
@@ -86,9 +89,10 @@ class MadangEnv(gym.Env):
         self.render_mode = check_render_mode(render_mode)
         self.opponents = resolve_opponents(self.game, opponents)
         self.observation_mode = check_observation_mode(observation_mode)
+        self.mask_dtype = check_mask_dtype(mask_dtype)
         self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
         self.info_mode = info_mode
-        self.observation_space = observation_space(self.game, observation_mode)
+        self.observation_space = observation_space(self.game, observation_mode, self.mask_dtype)
         self.action_space = gym.spaces.Discrete(self.game.num_actions)
         self.spec_id = self.game.env_id
         self.state = None
@@ -170,10 +174,10 @@ class MadangEnv(gym.Env):
         return obs, float(rewards[seat]), True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The learner's current legal-action mask as int8 (all zeros once the game is over)."""
+        """The learner's current legal-action mask as ``mask_dtype`` (all zeros once the game is over)."""
         if self.state is None:
             raise ValueError("call reset() before action_masks()")
-        return self._mask.astype(np.int8)
+        return self._mask.astype(self.mask_dtype)
 
     def to_position(self) -> dict:
         """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""
@@ -207,7 +211,7 @@ class MadangEnv(gym.Env):
         seats = None if state.to_move[0] == learner_seat else np.array([learner_seat])
         obs = self.game.observe(state, seats, check=False)[0]  # a row of a fresh array
         if self.observation_mode != "flat":
-            obs = observation(obs, mask.astype(np.int8), self.observation_mode)
-        info = {"action_mask": mask.astype(np.int8), "learner_seat": learner_seat, **episode_info}
+            obs = observation(obs, mask.astype(self.mask_dtype), self.observation_mode)
+        info = {"action_mask": mask.astype(self.mask_dtype), "learner_seat": learner_seat, **episode_info}
         info.update(self.results.neutral() if over is None else self.results.final(over))
         return obs, info, mask, over

@@ -1,7 +1,8 @@
 """The PettingZoo AEC env, generic over madang games: every seat is an external agent.
 
 Agents are ``player_0``, ``player_1``, ... in seat order.  Each observation is the
-dict ``{"observation": float32 vector from that agent's seat, "action_mask": int8}``;
+dict ``{"observation": float32 vector from that agent's seat, "action_mask": int8}`` (bool
+with ``mask_dtype="bool"``);
 the mask is all zeros for agents who are not to move.  Built by
 :func:`make_aec_env`, which wraps the env only in PettingZoo's
 ``OrderEnforcingWrapper`` (interface.md).
@@ -20,9 +21,9 @@ from .actions import (
     position_of, render_of,
 )
 from .infos import ResultFields, convert
-from .observations import observation_space
+from .observations import check_mask_dtype, observation_space
 
-ADAPTER_KEYS = ("illegal_action", "illegal_penalty", "render_mode", "info_mode")
+ADAPTER_KEYS = ("illegal_action", "illegal_penalty", "render_mode", "info_mode", "mask_dtype")
 
 
 class MadangAECEnv(AECEnv):
@@ -30,7 +31,8 @@ class MadangAECEnv(AECEnv):
 
     Config: ``illegal_action`` (``"raise"`` or ``"lose"``), ``illegal_penalty`` (1.0),
     ``render_mode`` (``"ansi"`` renders the table as the seat to move sees it; others warn
-    and render nothing), ``info_mode`` (``"full"`` or ``"numeric"``, :mod:`~envs.adapters.infos`);
+    and render nothing), ``info_mode`` (``"full"`` or ``"numeric"``, :mod:`~envs.adapters.infos`),
+    ``mask_dtype`` (``"int8"`` or ``"bool"``, the dtype of the observations' masks);
     everything else goes to the game's rules.
     Every agent's ``info`` holds the game's reset fields (Go-Stop: ``redeals``,
     ``skipped_deals``) and its result fields: neutral until the game ends, then the result.
@@ -49,6 +51,7 @@ class MadangAECEnv(AECEnv):
         illegal_penalty: float = 1.0,
         render_mode: str | None = None,
         info_mode: str = "full",
+        mask_dtype: str = "int8",
         **game_config,
     ):
         super().__init__()
@@ -59,10 +62,11 @@ class MadangAECEnv(AECEnv):
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
         self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
         self.info_mode = info_mode
+        self.mask_dtype = check_mask_dtype(mask_dtype)
         P, A = self.game.num_players, self.game.num_actions
         self.possible_agents = [f"player_{i}" for i in range(P)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = observation_space(self.game, "dict")
+        obs_space = observation_space(self.game, "dict", self.mask_dtype)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: gym.spaces.Discrete(A) for a in self.possible_agents}
         self.state = None
@@ -104,9 +108,9 @@ class MadangAECEnv(AECEnv):
         state = self.state
         obs = self.game.observe(state, None if seat == state.to_move[0] else np.array([seat]), check=False)[0]
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            mask = self._mask.astype(np.int8)
+            mask = self._mask.astype(self.mask_dtype)
         else:
-            mask = np.zeros(self.game.num_actions, dtype=np.int8)
+            mask = np.zeros(self.game.num_actions, dtype=self.mask_dtype)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action):

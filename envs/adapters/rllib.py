@@ -7,7 +7,9 @@ live in this module and import it when called):
 * ``"madang-rllib/<Game>-v0"`` (:func:`env_name`): the single-agent env.  Under
   ``config.env_runners(gym_env_vectorize_mode="vector_entry_point")`` RLlib passes
   ``num_envs`` and gets madang's batched vector env instead (next-step autoreset, the mode
-  RLlib's env runners assume), one core call for all ``num_envs_per_env_runner`` games.
+  RLlib's env runners assume; any other ``autoreset_mode`` is a ``ValueError``: same-step would
+  silently drop the first transition of every later game), one core call for all
+  ``num_envs_per_env_runner`` games.
 * ``"madang-rllib/<Game>-v0-multiagent"`` (``env_name(game, multi_agent=True)``): every
   seat an agent (``player_0``, ...), turn-based over the PettingZoo env: only the agent to
   move observes, every agent gets its final observation when the game ends.
@@ -24,9 +26,11 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.vector import AutoresetMode
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from .infos import REASON_CODES
+from .vector_env import AUTORESET_MODES
 
 PREFIX = "madang-rllib/"
 
@@ -109,13 +113,26 @@ class RLlibObservations(gym.ObservationWrapper):
 
 
 class RLlibVectorObservations(gym.vector.VectorWrapper):
-    """A madang vector env in ``observation_mode="dict"`` with RLlib's observation keys
-    (``infos["final_obs"]`` too, in same-step mode)."""
+    """A madang vector env in ``observation_mode="dict"`` and next-step autoreset, with RLlib's
+    observation keys.  Another autoreset mode is a ``ValueError``: RLlib's env runners assume
+    next-step, so under same-step they would silently drop the first transition of every game
+    after the first in a slot, and under disabled they would step finished games."""
 
     def __init__(self, env):
+        self._check_autoreset_mode(env)
         super().__init__(env)
         self.single_observation_space = observation_space(env.single_observation_space)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, env.num_envs)
+
+    @staticmethod
+    def _check_autoreset_mode(env) -> None:
+        mode = env.metadata.get("autoreset_mode")
+        if mode is not AutoresetMode.NEXT_STEP:
+            name = next((k for k, m in AUTORESET_MODES.items() if m is mode), mode)
+            raise ValueError(
+                f"RLlib needs autoreset_mode='next_step', got {name!r}: its env runners assume next-step "
+                "autoreset, so they would silently drop the first transition of every later game "
+                "(same_step) or step finished games (disabled); leave autoreset_mode out of env_config")
 
     def reset(self, *, seed=None, options=None):
         obs, infos = self.env.reset(seed=seed, options=options)

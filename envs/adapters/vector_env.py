@@ -18,12 +18,17 @@ Autoreset mode (config ``autoreset_mode``, also the attribute ``autoreset_mode``
 ``reset(options={"reset_mask": mask})`` works in every mode: it restarts only the selected
 slots (continuing their streams, or from ``seed`` as in a full reset) and leaves the others.
 
-The next game continues the slot's random stream.  ``infos`` hold, per slot, the learner's
-seat (``learner_seat``) and the result fields (:mod:`~envs.adapters.infos`: neutral until the
-game ends).  Masks of the returned observations are in ``infos["action_mask"]`` ((N, A)
-int8, all zeros for a game that is over),
-:meth:`~MadangVectorEnv.action_masks` and, with ``observation_mode="dict"``, the
-observations.  Opponent seats are played inside, as in the single-agent env.
+The next game continues the slot's random stream.  ``infos`` hold, per slot, what the
+single env's info holds: the learner's seat (``learner_seat``), ``reward_before_first_move``,
+the game's reset fields (Go-Stop: ``redeals``, ``skipped_deals``) and the result fields
+(:mod:`~envs.adapters.infos`: neutral until the game ends); beside every key ``k`` is
+Gymnasium's ``_k`` mask of the slots that report it, so infos have the keys and masks that
+``gymnasium.vector.SyncVectorEnv`` over single envs gives (every slot in a step; the selected
+slots in a ``reset`` with ``reset_mask``; the ended slots in ``final_info``).  Masks of the
+returned observations are in ``infos["action_mask"]`` ((N, A) int8, or bool with
+``mask_dtype="bool"``; all zeros for a game that is over), :meth:`~MadangVectorEnv.action_masks`
+and, with ``observation_mode="dict"``, the observations.  Opponent seats are played inside, as
+in the single-agent env.
 """
 
 from __future__ import annotations
@@ -35,12 +40,12 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from ..core import rng as core_rng
 from ..core.game import Game
 from .actions import check_illegal_config, check_options, make_game
-from .infos import ResultFields
-from .observations import check_observation_mode, observation, observation_space
+from .infos import ResultFields, convert
+from .observations import check_mask_dtype, check_observation_mode, observation, observation_space
 from .seats import play_opponents, resolve_opponents
 
 ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents", "autoreset_mode", "observation_mode", "info_mode",
-                "illegal_action", "illegal_penalty")
+                "illegal_action", "illegal_penalty", "mask_dtype")
 
 AUTORESET_MODES = {"same_step": AutoresetMode.SAME_STEP, "next_step": AutoresetMode.NEXT_STEP,
                    "disabled": AutoresetMode.DISABLED}
@@ -60,9 +65,9 @@ class MadangVectorEnv(VectorEnv):
     Config: ``num_envs``, ``learner_seat`` (int or None for a random seat per game),
     ``opponents`` (as in the single-agent env), ``autoreset_mode`` (``"same_step"``,
     ``"next_step"`` or ``"disabled"``, see the module docstring), ``observation_mode`` (``"flat"`` or
-    ``"dict"``), ``info_mode`` (``"full"`` or ``"numeric"``), ``illegal_action``
-    (``"raise"`` or ``"lose"``) and ``illegal_penalty`` as in the single-agent env; the rest
-    goes to the game's rules.
+    ``"dict"``), ``info_mode`` (``"full"`` or ``"numeric"``), ``mask_dtype`` (``"int8"`` or
+    ``"bool"``), ``illegal_action`` (``"raise"`` or ``"lose"``) and ``illegal_penalty`` as in the
+    single-agent env; the rest goes to the game's rules.
 
     ``reset(seed=s)`` seeds slot ``i`` with ``s + i`` (or ``seed`` may be a list of N
     seeds; every seed is an int reduced modulo 2**64, so ``s + i`` wraps), so slot ``i``
@@ -88,7 +93,7 @@ class MadangVectorEnv(VectorEnv):
     def __init__(self, game_cls: type[Game], num_envs: int = 1, *, learner_seat="default",
                  opponents=None, autoreset_mode="same_step", observation_mode: str = "flat",
                  info_mode: str = "full", illegal_action: str = "raise", illegal_penalty: float = 1.0,
-                 **game_config):
+                 mask_dtype: str = "int8", **game_config):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         self.game = make_game(game_cls, game_config, ADAPTER_KEYS)
@@ -105,12 +110,13 @@ class MadangVectorEnv(VectorEnv):
         self.autoreset_mode = check_autoreset_mode(autoreset_mode)
         self.metadata = dict(self.metadata, autoreset_mode=self.autoreset_mode)
         self.observation_mode = check_observation_mode(observation_mode)
+        self.mask_dtype = check_mask_dtype(mask_dtype)
         self.illegal_action = illegal_action
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
         self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
         self.info_mode = info_mode
         self.opponents = resolve_opponents(self.game, opponents)
-        self.single_observation_space = observation_space(self.game, observation_mode)
+        self.single_observation_space = observation_space(self.game, observation_mode, self.mask_dtype)
         self.single_action_space = gym.spaces.Discrete(self.game.num_actions)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
         self.action_space = gym.spaces.MultiDiscrete(np.full(self.num_envs, self.game.num_actions))
@@ -123,7 +129,8 @@ class MadangVectorEnv(VectorEnv):
         self._ended = np.zeros(self.num_envs, dtype=bool)
         self._finished: dict[int, dict] = {}
         self._forfeited = np.zeros(self.num_envs, dtype=bool)
-        self._mask = np.zeros((self.num_envs, self.game.num_actions), dtype=np.int8)  # of the last return
+        self._mask = np.zeros((self.num_envs, self.game.num_actions), dtype=self.mask_dtype)  # of the last return
+        self._episode = EpisodeFields(self.game, self.num_envs, info_mode)  # each slot's game's reset fields
 
     def reset(self, *, seed=None, options=None):
         options = check_options(options)
@@ -137,15 +144,16 @@ class MadangVectorEnv(VectorEnv):
         seat_rngs = [np.random.default_rng(s) for s in seeds]
         seats = np.zeros(n, dtype=np.int64)
         self._draw_seats(seats, seat_rngs, np.arange(n))
-        play_opponents(self.game, state, seats, self.opponents, np_random)
-        mask = self.game.legal_mask(state, check=False).astype(np.int8)
-        out = self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
-                                                  **self.results.batch(n)}
+        before = play_opponents(self.game, state, seats, self.opponents, np_random)
+        episode = self._episode.copy()
+        episode.start(state, np.arange(n), before)
+        mask = self.game.legal_mask(state, check=False).astype(self.mask_dtype)
+        out = self._observe(state, seats, mask), self._infos(mask, seats, episode, self.results.batch(n))
         self.state, self.learner_seat, self._np_random, self._seat_rngs = state, seats, np_random, seat_rngs
         self._ended = np.zeros(n, dtype=bool)
         self._forfeited = np.zeros(n, dtype=bool)
         self._finished = {}
-        self._mask = mask
+        self._mask, self._episode = mask, episode
         return out
 
     def _seeds(self, seed) -> tuple[list[int], np.random.Generator]:
@@ -166,6 +174,7 @@ class MadangVectorEnv(VectorEnv):
         n, game = self.num_envs, self.game
         idx = np.flatnonzero(where)
         state, seats, seat_rngs = self.state.copy(check=False), self.learner_seat.copy(), list(self._seat_rngs)
+        episode = self._episode.copy()
         generators = [self._np_random, *self._seat_rngs]
         saved = [g.bit_generator.state for g in generators]
         try:  # on copies: the env changes only once nothing can fail
@@ -177,19 +186,21 @@ class MadangVectorEnv(VectorEnv):
                 for i in idx:
                     seat_rngs[i] = np.random.default_rng(seeds[i])
             self._draw_seats(seats, seat_rngs, idx)
-            play_opponents(game, state, seats, self.opponents, self._np_random)
+            before = play_opponents(game, state, seats, self.opponents, self._np_random)
+            episode.start(state, idx, before[idx])
             ended, forfeited = self._ended.copy(), self._forfeited.copy()
             ended[idx] = forfeited[idx] = False
             finished = {i: r for i, r in self._finished.items() if not where[i]}
-            mask = game.legal_mask(state, check=False).astype(np.int8)
+            mask = game.legal_mask(state, check=False).astype(self.mask_dtype)
             mask[forfeited] = 0
-            out = self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
-                                                      **self.results.batch(n, finished)}
+            # As SyncVectorEnv: only the slots that were reset report their infos.
+            out = self._observe(state, seats, mask), self._infos(mask, seats, episode,
+                                                                 self.results.batch(n, finished), where)
         except BaseException:  # a failing bot, or an interrupt (KeyboardInterrupt, SystemExit) in one
             for g, s in zip(generators, saved):
                 g.bit_generator.state = s
             raise
-        self.state, self.learner_seat, self._seat_rngs = state, seats, seat_rngs
+        self.state, self.learner_seat, self._seat_rngs, self._episode = state, seats, seat_rngs, episode
         self._ended, self._forfeited, self._finished, self._mask = ended, forfeited, finished, mask
         return out
 
@@ -201,20 +212,22 @@ class MadangVectorEnv(VectorEnv):
         # generator's state is saved before its first draw (see _step).
         state, seats = self.state.copy(check=False), self.learner_seat.copy()
         ended, forfeited, finished = self._ended.copy(), self._forfeited.copy(), dict(self._finished)
+        episode = self._episode.copy()
         saved: dict = {}
         try:
-            out = self._step(state, seats, ended, forfeited, finished, actions, saved)
+            out = self._step(state, seats, ended, forfeited, finished, episode, actions, saved)
         except BaseException:
             for g, st in saved.items():
                 g.bit_generator.state = st
             raise
         self.state, self.learner_seat, self._ended, self._forfeited = state, seats, ended, forfeited
-        self._finished = finished
+        self._finished, self._episode = finished, episode
         self._mask = out[4]["action_mask"].copy()
         return out
 
-    def _step(self, state, seats, ended, forfeited, finished, actions, saved: dict):
-        """One step of every slot; ``saved`` collects each generator's state before it draws."""
+    def _step(self, state, seats, ended, forfeited, finished, episode, actions, saved: dict):
+        """One step of every slot (``state``, ``seats``, the flags and ``episode`` are the step's
+        copies); ``saved`` collects each generator's state before it draws."""
         n, game = self.num_envs, self.game
         if self.autoreset_mode is AutoresetMode.DISABLED and ended.any():
             i = int(np.flatnonzero(ended)[0])
@@ -245,7 +258,9 @@ class MadangVectorEnv(VectorEnv):
         if game.num_players > 1:
             saved.setdefault(self._np_random, self._np_random.bit_generator.state)
         rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
-        rewards[restart] = 0.0  # what the opponents did before a new game's first decision
+        if restart.size:  # what the opponents did before a new game's first decision is not a reward
+            episode.start(state, restart, rewards[restart])
+            rewards[restart] = 0.0
         rewards[illegal] = -self.illegal_penalty
         forfeited[illegal] = True
         terminated = (state.done & live) | forfeited
@@ -257,11 +272,10 @@ class MadangVectorEnv(VectorEnv):
             fields = self.results.batch(n, finished)
         else:
             if idx.size:
-                final_mask = np.zeros((n, game.num_actions), dtype=np.int8)
+                final_mask = np.zeros((n, game.num_actions), dtype=self.mask_dtype)
                 final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
                 final_obs[idx] = game.observe(state.take(idx, check=False), seats[idx], check=False)
-                final_info = {"learner_seat": seats.copy(), **self.results.batch(n, finished)}
-                final_info.update({f"_{k}": terminated.copy() for k in list(final_info)})
+                final_info = self._infos(final_mask, seats, episode, self.results.batch(n, finished), terminated)
                 infos["final_obs"] = observation(final_obs, final_mask, self.observation_mode)
                 infos["_final_obs"], infos["final_info"], infos["_final_info"] = \
                     terminated.copy(), final_info, terminated.copy()
@@ -270,16 +284,17 @@ class MadangVectorEnv(VectorEnv):
                 finished.clear()
                 self._save_seat_rngs(saved, idx)
                 self._draw_seats(seats, self._seat_rngs, idx)
-                play_opponents(game, state, seats, self.opponents, self._np_random)
+                before = play_opponents(game, state, seats, self.opponents, self._np_random)
+                episode.start(state, idx, before[idx])
             fields = self.results.batch(n)
-        mask = game.legal_mask(state, check=False).astype(np.int8)
+        mask = game.legal_mask(state, check=False).astype(self.mask_dtype)
         mask[forfeited] = 0
-        infos.update(action_mask=mask, learner_seat=seats.copy(), **fields)
+        infos.update(self._infos(mask, seats, episode, fields))
         truncated = np.zeros(n, dtype=bool)
         return self._observe(state, seats, mask), rewards.astype(np.float32), terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
-        """(N, A) int8 legal masks of the learner in every slot (all zeros where the game is over)."""
+        """(N, A) legal masks (``mask_dtype``) of the learner in every slot (all zeros where the game is over)."""
         if self.state is None:
             raise ValueError("call reset() before action_masks()")
         return self._mask.copy()
@@ -306,6 +321,52 @@ class MadangVectorEnv(VectorEnv):
 
     def _observe(self, state, seats, mask):
         return observation(self.game.observe(state, seats, check=False), mask, self.observation_mode)
+
+    def _infos(self, mask, seats, episode: EpisodeFields, fields: dict, present=None) -> dict:
+        """The infos of one return: the mask, seats, episode and result ``fields`` of every slot,
+        each key with its ``_key`` mask (``present``: the slots that report it; default all)."""
+        present = np.ones(self.num_envs, dtype=bool) if present is None else present
+        out = {}
+        for k, v in {"action_mask": mask.copy(), "learner_seat": seats.copy(), **episode.arrays(), **fields}.items():
+            out[k], out[f"_{k}"] = v, present.copy()
+        return out
+
+
+class EpisodeFields:
+    """What each slot's current game reported when it started, as the single env's infos carry
+    it through the game: ``reward_before_first_move`` and the game's reset fields
+    (:meth:`~envs.core.game.Game.reset_info`), as (N,) arrays typed as ``SyncVectorEnv`` types them."""
+
+    def __init__(self, game, n: int, info_mode: str, arrays: dict | None = None):
+        self.game, self.n, self.info_mode = game, n, info_mode
+        if arrays is None:
+            arrays = {"reward_before_first_move": np.zeros(n, dtype=np.float64)}
+            for k, v in convert(game.reset_info(game.init([0]), 0), info_mode).items():
+                if isinstance(v, (int, float, bool, np.number)):
+                    arrays[k] = np.zeros(n, dtype=type(v))
+                elif isinstance(v, np.ndarray):
+                    arrays[k] = np.zeros((n, *v.shape), dtype=v.dtype)
+                else:  # lists (full info mode): filled in by start()
+                    arrays[k] = np.full(n, None, dtype=object)
+        self._arrays = arrays
+        self._more = len(arrays) > 1  # the game has reset fields
+
+    def copy(self) -> EpisodeFields:
+        """An independent copy (the values of object arrays are shared, never changed in place)."""
+        return EpisodeFields(self.game, self.n, self.info_mode, {k: v.copy() for k, v in self._arrays.items()})
+
+    def start(self, state, idx: np.ndarray, before: np.ndarray) -> None:
+        """The games in slots ``idx`` of ``state`` just started; the opponents' moves paid ``before``."""
+        self._arrays["reward_before_first_move"][idx] = before
+        if self._more:
+            for i in idx:
+                for k, v in convert(self.game.reset_info(state, int(i)), self.info_mode).items():
+                    self._arrays[k][i] = v
+
+    def arrays(self) -> dict:
+        """Copies of the (N,) arrays, by info key."""
+        return {k: v.copy() for k, v in self._arrays.items()}
+
 
 
 def _check_reset_mask(mask, n: int) -> np.ndarray:

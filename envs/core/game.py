@@ -362,6 +362,16 @@ class Game:
         """Hook of :meth:`skipped_results` (state and index checked)."""
         return []
 
+    def reset_info(self, state: BatchState, index: int = 0) -> dict:
+        """The reset fields of game ``index`` after a random (re)deal: what a single env's
+        ``reset`` reports about it besides the results (Go-Stop: ``redeals``, ``skipped_deals``),
+        for the vector env's infos; none by default."""
+        return self._reset_info(state, self._checked_index(state, index))
+
+    def _reset_info(self, state: BatchState, index: int) -> dict:
+        """Hook of :meth:`reset_info` (state and index checked)."""
+        return {}
+
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
         return self._final_rewards(state, self._checked_index(state, index))

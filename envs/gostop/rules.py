@@ -197,6 +197,11 @@ class GoStop(Game):
         return [{"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"}
                 for seat in range(2) for _ in range(int(state.skipped[index, seat]))]
 
+    def _reset_info(self, state, index):
+        """``redeals`` and ``skipped_deals`` of slot ``index``'s deal (the skipped deals in seat
+        order; a single env's ``reset`` lists them in the order they were dealt)."""
+        return {"redeals": int(state.redeals[index]), "skipped_deals": self._skipped_results(state, index)}
+
     def _final_rewards(self, state, index):
         r = np.zeros(2, dtype=np.float32)
         w = int(state.winner[index])

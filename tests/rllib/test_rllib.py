@@ -72,8 +72,16 @@ class CountingMultiAgentEnv(rllib.MadangMultiAgentEnv):
         return out
 
 
+class UncheckedObservations(rllib.RLlibVectorObservations):
+    """The adapter's wrapper without its autoreset check, to show what the check prevents."""
+
+    @staticmethod
+    def _check_autoreset_mode(env) -> None:
+        pass
+
+
 def _counting_vector(cfg):
-    return rllib.RLlibVectorObservations(CountingVectorEnv(
+    return UncheckedObservations(CountingVectorEnv(
         game_class("gostop"), num_envs=cfg["num_envs"], autoreset_mode=cfg["autoreset_mode"],
         observation_mode="dict", illegal_action="lose"))
 
@@ -122,10 +130,23 @@ def test_rllib_keeps_every_transition_of_the_vector_env_in_next_step_mode():
 
 
 def test_the_transition_count_catches_the_same_step_bug():
-    """Same-step autoreset loses the first transition of every later game: the check must see it."""
+    """Same-step autoreset loses the first transition of every later game: the count must see it
+    (the adapter refuses same-step, below; this test goes around that check)."""
     recorded, applied, finished = _sample_vector("same_step")
     assert recorded < applied and len(finished) > 50
     assert any(ret != payout for ret, payout in finished)  # terminal infos of the wrong game
+
+
+@pytest.mark.parametrize("mode", ["same_step", "disabled"])
+def test_the_adapter_refuses_autoreset_modes_rllib_cannot_sample(mode):
+    with pytest.raises(ValueError, match="autoreset_mode='next_step'"):
+        rllib.make_env("gostop", {"num_envs": 4, "autoreset_mode": mode})
+    venv = MadangVectorEnv(game_class("yacht"), num_envs=2, autoreset_mode=mode, observation_mode="dict")
+    with pytest.raises(ValueError, match=f"got {mode!r}"):
+        rllib.RLlibVectorObservations(venv)
+    config = _runner_config(rllib.env_name("yacht"), {"autoreset_mode": mode}, num_envs=4, vector=True)
+    with pytest.raises(Exception, match="autoreset_mode='next_step'"):
+        SingleAgentEnvRunner(config=config)
 
 
 def test_rllib_keeps_every_transition_of_single_envs():
