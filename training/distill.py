@@ -259,7 +259,8 @@ def run(run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print)
     ckpt = run_dir / "checkpoint.pt"
     if resume:
         d = Distiller.load(ckpt, **overrides)
-        log(f"resumed {ckpt} at round {d.round}")
+        if log:
+            log(f"resumed {ckpt} at round {d.round}")
     else:
         if ckpt.exists():
             raise ValueError(f"{ckpt} exists: pass --resume or choose another --run-dir")
@@ -271,15 +272,18 @@ def run(run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print)
         stats = {"round": d.round, **d.collect(), **d.fit()}
         d.round += 1
         stats["trained"] = d.trained
-        if d.round % d.config.eval_every == 0:
+        if d.config.eval_every and d.round % d.config.eval_every == 0:
             stats.update(d.evaluate())
         stats["wall_s"] = round(time.time() - t0, 1)
         with open(run_dir / "curve.jsonl", "a") as f:
             f.write(json.dumps(stats) + "\n")
-        log(json.dumps(stats))
+        if log:
+            log(json.dumps(stats))
         d.save(ckpt)
         save_policy(d.model, run_dir / "policy", "yacht", training_config={"distill": d.config.to_dict()},
-                    global_step=d.trained, evaluation=stats)
+                    global_step=d.trained, evaluation=stats,
+                    description=f"{'x'.join(map(str, d.config.hidden))} MLP distilled from yacht-solver "
+                                f"(python -m training.distill, {d.trained:,} decisions)")
 
 
 def main(argv=None) -> None:
