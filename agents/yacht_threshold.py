@@ -148,10 +148,16 @@ def _solve_distribution(pmf, policy):  # pragma: no cover - compiled
 
 
 @functools.lru_cache(maxsize=1)
+def solver_policy_table() -> np.ndarray:
+    """(4096, 3, 252) int16: :func:`solver_policy` of every open set (cached)."""
+    return np.concatenate([solver_policy(np.arange(a, a + 256)) for a in range(0, NUM_MASKS, 256)]).astype(np.int16)
+
+
+@functools.lru_cache(maxsize=1)
 def solve_distribution() -> np.ndarray:
     """(4096, 305) float64: ``pmf[m, s]`` = P(the expectation-optimal bot scores exactly ``s``
     more points) from the start of a turn with open set ``m`` (cached; seconds)."""
-    policy = np.concatenate([solver_policy(np.arange(a, a + 256)) for a in range(0, NUM_MASKS, 256)])
+    policy = solver_policy_table()
     pmf = np.zeros((NUM_MASKS, SIZE))
     _solve_distribution(pmf, policy)
     return pmf

@@ -138,10 +138,14 @@ class YachtWinBot(Bot):
     name = "yacht-win"
     game = "yacht"
 
-    def __init__(self, blend: float = 1.0):
+    def __init__(self, blend: float = 1.0, exact_rounds: int = 3):
         if isinstance(blend, bool) or not isinstance(blend, (int, float)) or not 0.0 <= float(blend) <= 1.0:
             raise ValueError(f"blend must be a number in [0, 1], got {blend!r}")
+        if isinstance(exact_rounds, bool) or not isinstance(exact_rounds, (int, np.integer)) \
+                or not 0 <= exact_rounds <= 3:
+            raise ValueError(f"exact_rounds must be an integer in 0..3, got {exact_rounds!r}")
         self.blend = float(blend)
+        self.exact_rounds = int(exact_rounds)
         self._solver = None
 
     def _points(self):
@@ -170,11 +174,20 @@ class YachtWinBot(Bot):
             # Opponents with at most one category left finish before the bot's next turn:
             # the threshold value is then exact.
             done_next = (~present[rows] | (_popcount(masks[rows]) <= 1)).all(axis=1)
-            for exact in (True, False):
-                sel = np.flatnonzero(done_next == exact)
-                if sel.size:
+            # Two players, few categories left: the exact endgame tables.
+            endgame = (present[rows].sum(axis=1) == 1) & (_popcount(m) <= self.exact_rounds) & ~done_next
+            kind = np.where(endgame, 2, done_next.astype(np.int64))
+            for k in (0, 1, 2):
+                sel = np.flatnonzero(kind == k)
+                if not sel.size:
+                    continue
+                if k == 2:
+                    from .yacht_endgame import exact_leaf
+
+                    leaf[sel] = exact_leaf(m[sel], masks[rows[sel], 0], own[sel] - totals[rows[sel], 0])
+                else:
                     part = np.empty((sel.size, NUM_MULTISETS, NUM_CATEGORIES))
-                    _win_leaf(win_table(1.0 if exact else self.blend), opp[sel], m[sel], own[sel], part)
+                    _win_leaf(win_table(1.0 if k else self.blend), opp[sel], m[sel], own[sel], part)
                     leaf[sel] = part
             values[rows] = turn_action_values(leaf, MULTISET_INDEX[dice_code(dice[rows])], rolls_left[rows])
         return values

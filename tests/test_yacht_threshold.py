@@ -1,5 +1,5 @@
 """The exact Yacht tables beyond the mean: one turn, the threshold solver, the solver's score
-distribution, and the bots that play them (``yacht-solver-threshold``, ``yacht-win``)."""
+distribution, and the threshold bot (``yacht-solver-threshold``)."""
 
 from __future__ import annotations
 
@@ -182,40 +182,3 @@ def test_new_bots_play_legal_games(name, players):
     s = g.init(np.arange(12))
     totals = play_out(g, s, [agents.load(name)], np.random.default_rng(0), np.zeros((12, players), int))
     np.testing.assert_array_equal(totals, g.totals(s))
-
-
-def test_win_bot_is_exact_when_the_opponent_is_done():
-    """The opponent (seat 0) has finished: the chance of winning is a threshold probability."""
-    from agents.yacht_win import YachtWinBot
-
-    g = Yacht(num_players=2)
-    s = g.init(np.arange(40))
-    s.sheets[:, 0, :] = SCORES[100]  # every category written
-    s.sheets[:, 1, :10] = SCORES[200, :10]  # the bot: Big Straight and Yacht open
-    s.to_move[:] = 1
-    s.round[:] = 12
-    values = YachtWinBot().action_values(g.observe(s))
-    gap = int(SCORES[100].sum() - SCORES[200, :10].sum())  # points the bot needs to tie
-    v = solve_threshold()
-    for b in range(40):
-        d = int(s.dice[b])
-        for c, rest in ((11, 1 << 10), (10, 1 << 11)):  # score one now, the other is left
-            n = gap - SCORES[d, c]  # a tie needs exactly n more, a win n + 1
-            exact = 0.5 * (v[rest, np.clip(n, 0, SIZE - 1)] + v[rest, np.clip(n + 1, 0, SIZE - 1)])
-            assert values[b, 32 + c] == pytest.approx(exact, abs=1e-12)
-
-
-def test_best_opponent_pmf_is_the_shifted_solver_distribution():
-    from agents.yacht_win import best_opponent_pmf
-
-    pmf = solve_distribution()
-    present = np.array([[True, False, False], [True, True, False]])
-    masks = np.array([[0b111, 0, 0], [0b111, 0b1, 0]])
-    totals = np.array([[250, 0, 0], [250, 260, 0]])
-    out = best_opponent_pmf(present, masks, totals)
-    np.testing.assert_allclose(out[0, 250:], pmf[0b111, :54], atol=1e-15)
-    assert out[0, :250].sum() == 0
-    # Two opponents: the best of the two totals.
-    cdf_a = np.cumsum(out[0])
-    cdf_b = np.cumsum(np.concatenate([np.zeros(260), pmf[0b1, :44]]))
-    np.testing.assert_allclose(np.cumsum(out[1]), cdf_a * cdf_b, atol=1e-12)

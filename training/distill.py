@@ -21,7 +21,8 @@ Runs stop after ``--minutes`` and continue with ``--resume`` from ``RUN_DIR/chec
 ``RUN_DIR/policy.pt`` / ``policy.json`` are the latest student as policy files (loadable by
 path, shippable with ``madang ship``).
 
-    python -m training.distill --run-dir RUN --minutes 60 [--resume] [--init yacht-ppo]
+    python -m training.distill --run-dir RUN --minutes 60 [--resume] [--set learning_rate=3e-5 ...]
+    python -m training.distill --run-dir RUN --plot curve.png
 """
 
 from __future__ import annotations
@@ -286,6 +287,37 @@ def run(run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print)
                                 f"(python -m training.distill, {d.trained:,} decisions)")
 
 
+def plot_curve(run_dir: Path, path: Path) -> None:
+    """Save the learning curve of ``run_dir`` (its ``curve.jsonl``) as a PNG at ``path``: the
+    student's mean regret per game (optimum minus expected score) by decisions trained on, and
+    its evaluations as a fraction of the optimum."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [json.loads(x) for x in (Path(run_dir) / "curve.jsonl").read_text().splitlines() if x.strip()]
+    trained = np.array([r["trained"] for r in rows]) / 1e6
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    axes[0].plot(trained, [r["regret_per_game"] for r in rows], color="tab:blue")
+    axes[0].set_yscale("log")
+    axes[0].set_xlabel("decisions trained on (millions)")
+    axes[0].set_ylabel("regret per game (points, greedy games of the round)")
+    ev = [r for r in rows if "eval_mean" in r]
+    axes[1].errorbar([r["trained"] / 1e6 for r in ev], [100 * r["eval_mean"] / OPTIMUM for r in ev],
+                     yerr=[196 * r["eval_se"] / OPTIMUM for r in ev], fmt="o-", color="tab:orange", capsize=3)
+    axes[1].plot(trained, [100 * r["estimated_mean"] / OPTIMUM for r in rows], color="tab:blue", alpha=0.5,
+                 label="optimum - regret")
+    axes[1].axhline(98, color="gray", linestyle="--", label="98 %")
+    axes[1].set_xlabel("decisions trained on (millions)")
+    axes[1].set_ylabel("% of the optimum 169.7739")
+    axes[1].legend()
+    fig.suptitle("yacht-ppo: the exact solver distilled into a 4x512 MLP")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main(argv=None) -> None:
     """Command line: ``python -m training.distill --run-dir RUN --minutes M [--resume] [--set k=v ...]``."""
     p = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
@@ -293,7 +325,11 @@ def main(argv=None) -> None:
     p.add_argument("--minutes", type=float, default=60.0)
     p.add_argument("--resume", action="store_true")
     p.add_argument("--set", nargs="*", default=[], metavar="KEY=JSON", help="config overrides")
+    p.add_argument("--plot", type=Path, metavar="PNG", help="only plot the run's curve.jsonl to PNG")
     args = p.parse_args(argv)
+    if args.plot:
+        plot_curve(args.run_dir, args.plot)
+        return
     torch.set_num_threads(1)
     overrides = {}
     for item in args.set:
