@@ -366,12 +366,13 @@ def _shard_progress(console=None):
 
 def _matches_markdown(t) -> str:
     """Each seat-swapped match of a tournament as one row of a Markdown table (A's side)."""
-    lines = ["| A | B | games | A won | B won | draws | A per game | A - B per game |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| A | B | games | A won | B won | draws | A per game | A - B per game | A's share, draws half |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for m in t.matches:
         draws = f"{m.draws} ({m.nagari} nagari)" if m.nagari else str(m.draws)
         lines.append(f"| {m.bot_a} | {m.bot_b} | {m.games} | {m.wins} | {m.losses} | {draws} "
-                     f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} |")
+                     f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} "
+                     f"| {m.score_rate:.4f} ± {m.score_rate_ci95:.4f} |")
     if any(m.go_a is not None for m in t.matches):
         lines += ["", "| bot | against | deals | called Go | won after Go | lost after Go | nagari after Go "
                       "| points per deal after Go |", "|---|---|---:|---:|---:|---:|---:|---:|"]
