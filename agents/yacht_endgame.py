@@ -124,10 +124,9 @@ def after_turn(a: int, o: int) -> np.ndarray:
         for c2 in range(NUM_CATEGORIES):
             if not o >> c2 & 1:
                 continue
-            nxt = lead_values(a & ~(1 << c), o & ~(1 << c2))
-            for s in np.flatnonzero(q[c2]):
-                # lead y before the opponent's s points -> y - s after them (clamped at the ends).
-                acc += q[c2, s] * nxt[np.clip(np.arange(NUM_LEADS) - s, 0, NUM_LEADS - 1)]
+            # Lead y before the opponent's s points is y - s after them; below -LEAD the game
+            # is lost whatever happens (value 0), so the sum over s is a plain convolution.
+            acc += np.convolve(lead_values(a & ~(1 << c), o & ~(1 << c2)), q[c2])[:NUM_LEADS]
         out[c] = acc
     return out
 
