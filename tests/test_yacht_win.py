@@ -108,3 +108,18 @@ def test_endgame_value_matches_play(opp_yacht):
     p = lead_values((1 << 8) | (1 << 11), (1 << 3) | (1 << 10))[lead + LEAD]
     assert 0.05 < p < 0.95
     assert abs(rate - p) < 4 * np.sqrt(p * (1 - p) / n), (rate, p)
+
+
+@pytest.mark.parametrize("name", ["yacht-solver-threshold", "yacht-win"])
+def test_new_bots_reject_other_games_observations(name):
+    with pytest.raises(ValueError, match="observations of size"):
+        agents.load(name).act(np.zeros((2, 7), np.float32), np.ones((2, 9), bool), np.random.default_rng())
+
+
+def test_win_bot_options_are_checked():
+    with pytest.raises(ValueError, match="blend"):
+        agents.load("yacht-win", blend=1.5)
+    with pytest.raises(ValueError, match="exact_rounds"):
+        agents.load("yacht-win", exact_rounds=4)
+    with pytest.raises(ValueError, match="takes no option"):
+        agents.load("yacht-win", target=3)
