@@ -167,12 +167,11 @@ def test_threshold_bot_options_and_values():
         agents.load("yacht-solver-threshold", target=2.5)
     bot = agents.load("yacht-solver-threshold", target=200)
     g = Yacht(num_players=1)
-    s = g.init(np.arange(50))
-    obs = g.observe(s)
-    # The probability at the first roll, averaged over rolls, is the table's value.
-    assert bot.probability(obs).shape == (50,)
-    p = np.mean([bot.probability(g.observe(g.init(np.arange(k, k + 1))))[0] for k in range(3)])
-    assert 0 < p < 1
+    s = g.init(np.arange(252))
+    s.dice[:] = np.arange(252)  # every first roll
+    # The chance at each first roll, weighted by how likely that roll is, is the table's value.
+    p = bot.probability(g.observe(s))
+    assert p @ FRESH_ROLL == pytest.approx(solve_threshold()[FULL, 200], abs=1e-12)
 
 
 @pytest.mark.parametrize("name", ["yacht-solver-threshold", "yacht-win"])
