@@ -10,7 +10,7 @@ import torch
 
 import agents
 from envs.yacht import Yacht
-from training.distill import DistillConfig, run, same_keep, soft_targets
+from training.distill import DistillConfig, Distiller, run, same_keep, soft_targets
 
 
 def test_soft_targets_weigh_each_keep_once():
@@ -48,3 +48,17 @@ def test_distill_runs_resumes_and_writes_policy_files(tmp_path):
     g = Yacht(num_players=1)
     s = g.init(np.arange(4))
     assert bot.act(g.observe(s), g.legal_mask(s), np.random.default_rng()).shape == (4,)
+
+
+def test_a_run_starts_from_init_and_a_resumed_one_from_its_checkpoint(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    small = dict(hidden=[16], games_per_round=8, samples_per_round=256, minibatch_size=128, eval_every=0)
+    run(first, minutes=0.0001, resume=False, overrides=dict(small, init=""), log=None)
+    start = agents.load(str(first)).model.state_dict()
+    d = Distiller(DistillConfig.from_dict(dict(small, init=str(first))))
+    assert all(torch.equal(start[k], v) for k, v in d.model.state_dict().items())
+    run(second, minutes=0.0001, resume=False, overrides=dict(small, init=str(first)), log=None)
+    trained = agents.load(str(second)).model.state_dict()
+    resumed = Distiller.load(second / "checkpoint.pt")
+    assert resumed.config.init == str(first)  # recorded, but the checkpoint's weights are the ones used
+    assert all(torch.equal(trained[k], v) for k, v in resumed.model.state_dict().items())

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.policy_files import load_policy, save_policy
+from agents.policy_files import save_policy
 from agents.torch_policy import ActorCritic, PolicyBot
 from agents.yacht_solver import YachtSolverBot
 from envs.core.rng import seed_range
@@ -119,11 +119,11 @@ def soft_targets(q: np.ndarray, mask: np.ndarray, same: np.ndarray, temperature:
 class Distiller:
     """One distillation run: the student, its optimiser, the round counter and the buffer."""
 
-    def __init__(self, config: DistillConfig):
+    def __init__(self, config: DistillConfig, start_from_init: bool = True):
         self.config = config
         self.game = Yacht(num_players=1)
         self.solver = YachtSolverBot()
-        if config.init:
+        if config.init and start_from_init:
             self.model = load_policy_model(config.init, config.hidden)
         else:
             self.model = ActorCritic(self.game.obs_size, NUM_ACTIONS, config.hidden)
@@ -234,8 +234,8 @@ class Distiller:
     def load(cls, path: Path, **overrides) -> "Distiller":
         """Resume a checkpoint; ``overrides`` change config fields (e.g. ``learning_rate``)."""
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
-        config = DistillConfig.from_dict({**json.loads(ckpt["config"]), **overrides, "init": ""})
-        d = cls(config)
+        config = DistillConfig.from_dict({**json.loads(ckpt["config"]), **overrides})
+        d = cls(config, start_from_init=False)  # the checkpoint's weights replace the initial ones
         d.model.load_state_dict(ckpt["model"])
         d.optimizer.load_state_dict(ckpt["optimizer"])
         for g in d.optimizer.param_groups:
@@ -248,7 +248,7 @@ def load_policy_model(name: str, hidden) -> ActorCritic:
     """The network of a shipped policy name or of policy files, checked to have ``hidden`` widths."""
     import agents
 
-    bot = agents.load(name) if not Path(name).exists() else load_policy(name)
+    bot = agents.load(name)
     if tuple(bot.model.hidden) != tuple(hidden):
         raise ValueError(f"--init {name} has hidden widths {bot.model.hidden}, the run wants {tuple(hidden)}")
     return bot.model
@@ -297,7 +297,8 @@ def plot_curve(run_dir: Path, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     rows = [json.loads(x) for x in (Path(run_dir) / "curve.jsonl").read_text().splitlines() if x.strip()]
-    trained = np.array([r["trained"] for r in rows]) / 1e6
+    # A round's regret is measured before its fit: at the previous round's count.
+    trained = np.array([0] + [r["trained"] for r in rows[:-1]]) / 1e6
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     axes[0].plot(trained, [r["regret_per_game"] for r in rows], color="tab:blue")
     axes[0].set_yscale("log")
