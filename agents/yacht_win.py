@@ -16,11 +16,17 @@ total ``t``, is a blend of two bounds on the true probability of winning:
 * the **expected-score** value: as if it kept playing for points
   (:func:`solve_distribution`; a lower bound).
 
-``blend`` weights the first.  Both are exact when the bot has no turn left after this one,
-and the threshold value is exact whenever the opponents finish before the bot's next turn
-(each has at most one category left; in a two-player game, the second seat's last two
-turns): there the bot uses it alone, whatever ``blend`` says.  Among actions within 1e-12 of the best it takes the one of the best
-expected score, so a decided game is played for points; in solitaire it is the solver.
+``blend`` weights the first (default 1).  Both are exact when the bot has no turn left after
+this one, and the threshold value is exact whenever the opponents finish before the bot's next
+turn (each has at most one category left; in a two-player game, the second seat's last two
+turns): there the bot uses it alone, whatever ``blend`` says.  In the last ``exact_rounds``
+rounds of a two-player game (default 3: its sheet has at most three open categories) the value
+is exact everywhere, from the endgame tables of :mod:`agents.yacht_endgame`.  Among actions
+within 1e-12 of the best it takes the one of the best expected score, so a decided game is
+played for points; in solitaire it is the solver.
+
+Against opponents that do not play like ``yacht-solver`` the opponents' distributions, and so
+the bot's values, are only approximations.
 
 It reads everything from its own observation: its dice, rerolls, sheet and total, and the
 open categories and totals of the other seats' sheets.
@@ -131,8 +137,10 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 class YachtWinBot(Bot):
     """Maximises the probability of winning (ties half) against expectation-optimal opponents.
 
-    ``blend`` in [0, 1]: the weight of the threshold bound in the value of the end of a turn
-    (see the module docstring).  Solitaire: plays for points.
+    ``blend`` in [0, 1]: the weight of the threshold bound in the value of the end of a turn;
+    ``exact_rounds`` in 0..3: the last rounds of a two-player game played from the exact endgame
+    tables (see the module docstring).  Solitaire: plays for points.  The tables are built on
+    the first decision (seconds), the endgame tables as the games reach them.
     """
 
     name = "yacht-win"
