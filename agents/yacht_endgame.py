@@ -90,10 +90,19 @@ def _u(x: np.ndarray) -> np.ndarray:
     return (x > 0) + 0.5 * (x == 0)
 
 
+def _check_sets(a, o) -> None:
+    for name, v in (("our open set", a), ("the opponent's open set", o)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < NUM_MASKS:
+            raise ValueError(f"{name} must be an integer mask in 0..{NUM_MASKS - 1}, got {v!r}")
+
+
 @functools.lru_cache(maxsize=None)
 def lead_values(a: int, o: int) -> np.ndarray:
     """(641,) ``M(a, o, x)`` for leads ``x`` = -320..320 at the start of our turn (see the module
-    docstring); ``a`` is our open set, ``o`` the opponent's (who moves after us)."""
+    docstring); ``a`` is our open set, ``o`` the opponent's (who moves after us), both 12-bit
+    masks (``ValueError`` otherwise)."""
+    _check_sets(a, o)
+    a, o = int(a), int(o)
     if a == 0:
         pmf = solve_distribution()[o]
         r = np.arange(SIZE)
@@ -115,6 +124,8 @@ def after_turn(a: int, o: int) -> np.ndarray:
     """(12, 641): ``P[c, y]``, the chance of winning once our turn ends with category ``c``
     scored and our lead at ``y`` (the opponent to move with open set ``o``); rows of closed
     categories are -inf."""
+    _check_sets(a, o)
+    a, o = int(a), int(o)
     q = turn_outcomes()[o]
     out = np.full((NUM_CATEGORIES, NUM_LEADS), -np.inf)
     for c in range(NUM_CATEGORIES):

@@ -211,6 +211,8 @@ class YachtThresholdBot(Bot):
     def probability(self, observation) -> np.ndarray:
         """(B,) the probability of reaching the target from each observed position (best play)."""
         obs = np.asarray(observation, dtype=np.float32)
+        if obs.ndim != 2 or obs.shape[1] != OBS_SIZE:
+            raise ValueError(f"observations must be (B, {OBS_SIZE}), got {obs.shape}")
         _, rolls_left, is_open = decode_own(obs)
         values = self.action_values(obs)
         legal = np.zeros_like(values, dtype=bool)

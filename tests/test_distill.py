@@ -62,3 +62,10 @@ def test_a_run_starts_from_init_and_a_resumed_one_from_its_checkpoint(tmp_path):
     resumed = Distiller.load(second / "checkpoint.pt")
     assert resumed.config.init == str(first)  # recorded, but the checkpoint's weights are the ones used
     assert all(torch.equal(trained[k], v) for k, v in resumed.model.state_dict().items())
+
+
+@pytest.mark.parametrize("bad", [{"games_per_round": 0}, {"temperature": 0}, {"sample_share": 1.5},
+                                 {"hidden": [0]}, {"hidden": "512"}, {"seed": -1}, {"no_such": 1}])
+def test_bad_options_are_refused(bad):
+    with pytest.raises(ValueError):
+        DistillConfig.from_dict(bad)

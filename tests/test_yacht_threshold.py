@@ -181,3 +181,8 @@ def test_new_bots_play_legal_games(name, players):
     s = g.init(np.arange(12))
     totals = play_out(g, s, [agents.load(name)], np.random.default_rng(0), np.zeros((12, players), int))
     np.testing.assert_array_equal(totals, g.totals(s))
+
+
+def test_threshold_probability_refuses_other_observations():
+    with pytest.raises(ValueError, match="observations"):
+        agents.load("yacht-solver-threshold").probability(np.zeros((2, 7), np.float32))

@@ -123,3 +123,9 @@ def test_win_bot_options_are_checked():
         agents.load("yacht-win", exact_rounds=4)
     with pytest.raises(ValueError, match="takes no option"):
         agents.load("yacht-win", target=3)
+
+
+@pytest.mark.parametrize("a, o", [(-1, 3), (4096, 3), (3, 1.5), (True, 3)])
+def test_endgame_tables_refuse_bad_sets(a, o):
+    with pytest.raises(ValueError, match="mask"):
+        lead_values(a, o)

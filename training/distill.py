@@ -87,8 +87,35 @@ class DistillConfig:
             raise ValueError(f"unknown distillation option(s) {unknown}; known: {sorted(names)}")
         d = dict(d)
         if "hidden" in d:
-            d["hidden"] = tuple(int(h) for h in d["hidden"])
-        return cls(**d)
+            if not isinstance(d["hidden"], (list, tuple)) or not d["hidden"] or any(
+                    isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in d["hidden"]):
+                raise ValueError(f"hidden must be a list of positive layer widths, got {d['hidden']!r}")
+            d["hidden"] = tuple(d["hidden"])
+        config = cls(**d)
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        """``ValueError`` naming the first option out of range."""
+        positive = ("games_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_games")
+        for name in positive:
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        for name in ("learning_rate", "temperature"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+                raise ValueError(f"{name} must be a positive number, got {v!r}")
+        for name, lo, hi in (("sample_share", 0, 1), ("vf_coef", 0, float("inf")), ("reward_scale", 0, float("inf"))):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
+                raise ValueError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
+        for name in ("eval_every", "eval_seed", "seed"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+        if not isinstance(self.init, str):
+            raise ValueError(f"init must be a bot name or a path (or \"\"), got {self.init!r}")
 
 
 def same_keep(obs: np.ndarray) -> np.ndarray:
