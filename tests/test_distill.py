@@ -69,3 +69,13 @@ def test_a_run_starts_from_init_and_a_resumed_one_from_its_checkpoint(tmp_path):
 def test_bad_options_are_refused(bad):
     with pytest.raises(ValueError):
         DistillConfig.from_dict(bad)
+
+
+@pytest.mark.parametrize("argv", [["--set", "temperature"], ["--set", "init=yacht-ppo"], ["--set", "seed=-2"],
+                                  ["--minutes", "0"], ["--resume"]])
+def test_command_line_mistakes_exit_2_with_a_message(argv, tmp_path, capsys):
+    from training.distill import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--run-dir", str(tmp_path / "run"), *argv])
+    assert e.value.code == 2 and "error:" in capsys.readouterr().err

@@ -260,7 +260,12 @@ class Distiller:
     @classmethod
     def load(cls, path: Path, **overrides) -> "Distiller":
         """Resume a checkpoint; ``overrides`` change config fields (e.g. ``learning_rate``)."""
-        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+        try:
+            ckpt = torch.load(path, map_location="cpu", weights_only=True)
+        except Exception as e:  # missing, truncated, or not a checkpoint (torch raises many types)
+            raise ValueError(f"{path}: no readable distillation checkpoint ({type(e).__name__})") from None
+        if not isinstance(ckpt, dict) or not {"config", "model", "optimizer", "round", "trained"} <= set(ckpt):
+            raise ValueError(f"{path}: not a distillation checkpoint")
         config = DistillConfig.from_dict({**json.loads(ckpt["config"]), **overrides})
         d = cls(config, start_from_init=False)  # the checkpoint's weights replace the initial ones
         d.model.load_state_dict(ckpt["model"])
@@ -361,9 +366,19 @@ def main(argv=None) -> None:
     torch.set_num_threads(1)
     overrides = {}
     for item in args.set:
-        k, _, v = item.partition("=")
-        overrides[k] = json.loads(v)
-    run(args.run_dir, args.minutes, args.resume, overrides)
+        k, eq, v = item.partition("=")
+        try:
+            if not eq:
+                raise ValueError("expected KEY=JSON")
+            overrides[k] = json.loads(v)
+        except ValueError as e:
+            p.error(f"--set {item}: {e} (strings need JSON quotes, e.g. init='\"yacht-ppo\"')")
+    if args.minutes <= 0:
+        p.error(f"--minutes must be positive, got {args.minutes}")
+    try:
+        run(args.run_dir, args.minutes, args.resume, overrides)
+    except ValueError as e:  # bad options, an existing or missing checkpoint, unreadable init files
+        p.error(str(e))
 
 
 if __name__ == "__main__":
