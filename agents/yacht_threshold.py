@@ -13,8 +13,9 @@ about a sheet matters) and one more dimension, every score from 0 to 304:
 Both are built over the sheets in order of their open categories, like
 :mod:`agents.yacht_dp`, with the score dimension carried along: for every sheet and score
 up to what its open categories can still make, one turn is solved with the steps of
-:mod:`agents.yacht_turn` (about 10^6 turns, compiled).  Each table is 4096 x 305 float64
-(10 MB); both are built on first use and cached in the process.
+:mod:`agents.yacht_turn` (about 6 x 10^5 turns per table, compiled).  Each table is
+4096 x 305 float64 (10 MB) and takes a few seconds of CPU (``madang solve yacht --target``
+prints the times); both are built on first use and cached in the process.
 
 :class:`YachtThresholdBot` (``yacht-solver-threshold``) plays the threshold policy for a
 target total: every decision maximises ``P(final total >= target)``, solving the current
