@@ -30,6 +30,11 @@ _BOTS = {
                      "keeps the most common value, scores the best open category"),
     "yacht-solver": ("agents.yacht_solver", "YachtSolverBot", "yacht",
                      "exact optimal solitaire policy (expected score 169.77)"),
+    "yacht-solver-threshold": ("agents.yacht_threshold", "YachtThresholdBot", "yacht",
+                               "exact policy for the best chance of reaching a target total (target=200)"),
+    "yacht-win": ("agents.yacht_win", "YachtWinBot", "yacht",
+                  "plays for the win against expectation-optimal opponents: their exact score "
+                  "distributions, threshold values, one turn solved exactly"),
 }
 """Bot name -> (module, class, game or None for any game, one-line description)."""
 

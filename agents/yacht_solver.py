@@ -14,6 +14,23 @@ from .yacht_dp import solve
 _BITS = 1 << np.arange(NUM_CATEGORIES)
 
 
+def solver_action_values(tables, d: np.ndarray, rolls_left: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """(B, 44) expected score to go of every action at dice multisets ``d``, ``rolls_left``
+    rerolls left and open sets ``m`` (B,) each, from the solved ``tables``
+    (:func:`agents.yacht_dp.solve`); -inf for scoring a closed category and rerolling with none left."""
+    B = d.shape[0]
+    values = np.full((B, NUM_ACTIONS), -np.inf)
+    for r in (1, 2):
+        rows = np.flatnonzero(rolls_left == r)
+        if rows.size:
+            keeps = tables.keep_of[d[rows], 1:32]  # reroll ids 1..31
+            values[rows, 1:SCORE_START] = tables.keep_values[r][m[rows, None], keeps]
+    after = tables.expected[m[:, None] & ~_BITS]  # value once category c is filled
+    is_open = (m[:, None] & _BITS) > 0
+    values[:, SCORE_START:] = np.where(is_open, tables.scores[d] + after, -np.inf)
+    return values
+
+
 class YachtSolverBot(Bot):
     """Maximises its own expected final score exactly (the DP of :mod:`agents.yacht_dp`).
 
@@ -31,19 +48,8 @@ class YachtSolverBot(Bot):
     def action_values(self, observation) -> np.ndarray:
         """(B, 44) expected final-score-to-go of every action (-inf where it makes no sense)."""
         dice, rolls_left, is_open = decode_own(observation)
-        t = self.tables
-        B = dice.shape[0]
-        d = MULTISET_INDEX[dice_code(dice)]
         m = is_open.astype(np.int64) @ _BITS
-        values = np.full((B, NUM_ACTIONS), -np.inf)
-        for r in (1, 2):
-            rows = np.flatnonzero(rolls_left == r)
-            if rows.size:
-                keeps = t.keep_of[d[rows], 1:32]  # reroll ids 1..31
-                values[rows, 1:SCORE_START] = t.keep_values[r][m[rows, None], keeps]
-        after = t.expected[m[:, None] & ~_BITS]  # value once category c is filled
-        values[:, SCORE_START:] = np.where(is_open, t.scores[d] + after, -np.inf)
-        return values
+        return solver_action_values(self.tables, MULTISET_INDEX[dice_code(dice)], rolls_left, m)
 
     def act(self, observation, mask, rng):
         obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)

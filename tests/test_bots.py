@@ -97,11 +97,12 @@ def test_shipped_yacht_ppo_loads_offline_and_plays_well():
     bot = agents.load("yacht-ppo")
     assert bot.metadata["env_id"] == "madang/Yacht-v0" and bot.metadata["obs_size"] == Yacht.obs_size
     shipped = bot.metadata["shipped_evaluation"]
-    assert shipped["games"] >= 10_000 and shipped["fraction_of_optimum"] >= 0.95
+    assert shipped["games"] >= 10_000 and shipped["fraction_of_optimum"] >= 0.98
     scores = play_solitaire(bot, 1000, seed=77)
-    # Shipped at 163.00 +- 0.33 over 10^4 games (96.0 % of the optimum); 1000 games have a
-    # standard error of about 1, so 158 is far below the shipped bot and above older ones (154.8).
-    assert scores.mean() > 158
+    # Shipped at 169.02 +- 0.35 over 10^4 games (99.55 % of the optimum); 1000 games have a
+    # standard error of about 1.1, so 165 is far below the shipped bot and above the PPO-trained
+    # network it replaced (163.00).
+    assert scores.mean() > 165
 
 
 def test_catalog_lists_every_bot_with_its_game():

@@ -13,6 +13,16 @@ def test_solve_prints_the_optimum(capsys):
     assert capsys.readouterr().out.splitlines()[0] == "169.7739"
 
 
+def test_solve_yacht_targets(capsys):
+    assert main(["solve", "yacht", "--target", "150", "200"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "169.7739" and out[1].startswith("yacht-solver final total: mean 169.7739, sd 35.29")
+    rows = {int(r.split("|")[1]): [float(x) for x in r.split("|")[2:4]] for r in out[-2:]}
+    assert rows[200][0] < rows[200][1] and rows[150][0] < rows[150][1]  # the threshold policy does better
+    assert main(["solve", "yacht", "--target", "400"]) == 2
+    assert "a final total is 0..303" in capsys.readouterr().err
+
+
 def test_bench_json(capsys):
     assert main(["bench", "yacht", "--batch", "1", "8", "--seconds", "0.05", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -43,6 +43,15 @@ def test_ci_comes_from_the_deal_pairs():
     assert r.mean_b == pytest.approx(r.values_b.mean()) and r.wins > 70
 
 
+def test_share_of_wins_with_draws_half_has_a_ci_from_the_deal_pairs():
+    r = seat_swapped_match("yacht", "yacht-greedy", "yacht-solver", 60, seed=4)
+    share = (r.values_a > r.values_b) + 0.5 * (r.values_a == r.values_b)
+    totals = share[:60] + share[60:]
+    assert r.score_rate == pytest.approx(share.mean())
+    assert r.score_rate_ci95 == pytest.approx(Z95 * totals.std(ddof=1) * np.sqrt(60) / 120) and r.score_rate_ci95 > 0
+    assert r.as_dict()["score_rate_ci95"] == r.score_rate_ci95
+
+
 def test_paired_deals_share_seeds_and_unpaired_do_not():
     fixed = play_match("yacht", ["yacht-greedy", "yacht-solver"], 30, seed=7)
     r = seat_swapped_match("yacht", "yacht-solver", "yacht-greedy", 30, seed=7)

@@ -179,12 +179,50 @@ def _cmd_solve(args) -> int:
 
     from agents.yacht_dp import solve
 
+    for t in args.target or []:
+        if not 0 <= t <= 304:
+            raise UsageError(f"--target {t}: a final total is 0..303", "e.g. madang solve yacht --target 150 200 250")
     start = time.perf_counter()
     value = solve().optimal_score
     print(f"{value:.4f}")
     print(f"(optimal expected solitaire Yacht score; solved in {time.perf_counter() - start:.2f} s)",
           file=sys.stderr)
+    if args.target:
+        _print_yacht_targets(args.target)
     return 0
+
+
+def _print_yacht_targets(targets) -> None:
+    """The threshold and distribution tables (agents/yacht_threshold.py): their build times, the
+    solver's final-score distribution and, per target, P(total >= target) for the solver and at best."""
+    import os
+    import time
+
+    import numpy as np
+
+    from agents.yacht_threshold import SIZE, solve_distribution, solve_threshold
+
+    times = []
+    for build in (solve_threshold, solve_distribution):
+        wall, cpu = time.perf_counter(), time.process_time()
+        table = build()
+        times.append((time.perf_counter() - wall, time.process_time() - cpu, table))
+    (t_wall, t_cpu, best), (d_wall, d_cpu, pmf) = times
+    p = pmf[-1]
+    s = np.arange(SIZE)
+    mean, sd = p @ s, np.sqrt(p @ s**2 - (p @ s) ** 2)
+    cdf = np.cumsum(p)
+    q = {f: int(np.searchsorted(cdf, f)) for f in (0.01, 0.05, 0.5, 0.95, 0.99)}
+    print(f"yacht-solver final total: mean {mean:.4f}, sd {sd:.4f}, "
+          + ", ".join(f"{int(100 * f)} % quantile {v}" for f, v in q.items()))
+    print("| target | yacht-solver P(total >= target) | best P(total >= target) (yacht-solver-threshold) |")
+    print("|---:|---:|---:|")
+    tail = np.cumsum(p[::-1])[::-1]
+    for t in targets:
+        print(f"| {t} | {tail[t]:.4g} | {best[-1, t]:.4g} |")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"(tables of {best.shape[0]} x {best.shape[1]} float64: threshold {t_wall:.1f} s wall / {t_cpu:.1f} s CPU, "
+          f"distribution {d_wall:.1f} s / {d_cpu:.1f} s; load average {load})", file=sys.stderr)
 
 
 def _read_config(spec: str, game: str) -> dict:
@@ -442,12 +480,13 @@ def _shard_progress(console=None):
 
 def _matches_markdown(t) -> str:
     """Each seat-swapped match of a tournament as one row of a Markdown table (A's side)."""
-    lines = ["| A | B | games | A won | B won | draws | A per game | A - B per game |",
-             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| A | B | games | A won | B won | draws | A per game | A - B per game | A's share, draws half |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for m in t.matches:
         draws = f"{m.draws} ({m.nagari} nagari)" if m.nagari else str(m.draws)
         lines.append(f"| {m.bot_a} | {m.bot_b} | {m.games} | {m.wins} | {m.losses} | {draws} "
-                     f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} |")
+                     f"| {m.mean_a:.2f} ± {m.ci95_a:.2f} | {m.margin:+.2f} ± {m.margin_ci95:.2f} "
+                     f"| {m.score_rate:.4f} ± {m.score_rate_ci95:.4f} |")
     if any(m.go_a is not None for m in t.matches):
         lines += ["", "| bot | against | deals | called Go | won after Go | lost after Go | nagari after Go "
                       "| points per deal after Go |", "|---|---|---:|---:|---:|---:|---:|---:|"]
@@ -677,6 +716,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
     solve.add_argument("game", choices=["yacht"])
+    solve.add_argument("--target", type=int, nargs="+", metavar="T",
+                       help="also the chance of a total of at least T: the solver's and the best possible")
     solve.set_defaults(func=_cmd_solve)
     return p
 

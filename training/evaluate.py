@@ -400,6 +400,8 @@ class MatchResult:
     go_b: GoStats | None = None
     values_a: np.ndarray = field(repr=False, default=None)
     values_b: np.ndarray = field(repr=False, default=None)
+    score_rate_ci95: float = 0.0
+    """Half-width of the 95 % CI of :attr:`score_rate`, from the spread of the deal pairs."""
 
     @property
     def win_rate(self) -> float:
@@ -486,11 +488,13 @@ def _match_result(game_name: str, bot_a, bot_b, pairs: int, paired: bool, seatin
 
     mean_a, ci_a = mean_ci(a)
     margin, margin_ci = mean_ci(a - b)
+    _, score_ci = mean_ci((a > b) + 0.5 * (a == b))
     return MatchResult(
         game=game_name, bot_a=_name(bot_a), bot_b=_name(bot_b), pairs=pairs, paired=paired, games=games,
         wins=int((a > b).sum()), losses=int((a < b).sum()), draws=int((a == b).sum()),
         nagari=int(nag_a.sum() + nag_b.sum()), mean_a=mean_a, mean_b=float(b.mean()), ci95_a=ci_a,
         margin=margin, margin_ci95=margin_ci, go_a=go_a, go_b=go_b, values_a=a, values_b=b,
+        score_rate_ci95=score_ci,
     )
 
 
