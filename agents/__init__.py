@@ -4,7 +4,7 @@
 the names and ``agents.catalog(game)`` the names with their game and a one-line description.
 """
 
-from .base import Bot
+from .base import BaseBot, Bot
 from .registry import BotInfo, available, catalog, load
 
-__all__ = ["Bot", "BotInfo", "available", "catalog", "load"]
+__all__ = ["BaseBot", "Bot", "BotInfo", "available", "catalog", "load"]
