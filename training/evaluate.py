@@ -299,7 +299,7 @@ class MatchResult:
     come from the spread of the deal pairs' totals (the pairs are independent).
     ``nagari`` counts the draws that were nagari (Go-Stop).  ``go_a`` / ``go_b`` are the
     bots' :class:`GoStats` (None for games without Go calls).  ``values_a`` / ``values_b``
-    hold every game's results (not in :meth:`as_dict`).
+    hold every game's results and ``pair_index`` each game's deal pair (not in :meth:`as_dict`).
     """
 
     game: str
@@ -321,6 +321,7 @@ class MatchResult:
     go_b: GoStats | None = None
     values_a: np.ndarray = field(repr=False, default=None)
     values_b: np.ndarray = field(repr=False, default=None)
+    pair_index: np.ndarray = field(repr=False, default=None)
 
     @property
     def win_rate(self) -> float:
@@ -340,7 +341,8 @@ class MatchResult:
 
     def as_dict(self) -> dict:
         """A JSON-compatible dict (``--json``)."""
-        d = {k: v for k, v in asdict(self).items() if k not in ("values_a", "values_b", "go_a", "go_b")}
+        d = {k: v for k, v in asdict(self).items()
+             if k not in ("values_a", "values_b", "pair_index", "go_a", "go_b")}
         gos = {k: getattr(self, k).as_dict() for k in ("go_a", "go_b") if getattr(self, k) is not None}
         return dict(d, win_rate=self.win_rate, score_rate=self.score_rate, decided_win_rate=self.decided_win_rate,
                     **gos)
@@ -411,7 +413,7 @@ def _match_result(game_name: str, bot_a, bot_b, pairs: int, paired: bool, seatin
         game=game_name, bot_a=_name(bot_a), bot_b=_name(bot_b), pairs=pairs, paired=paired, games=games,
         wins=int((a > b).sum()), losses=int((a < b).sum()), draws=int((a == b).sum()),
         nagari=int(nag_a.sum() + nag_b.sum()), mean_a=mean_a, mean_b=float(b.mean()), ci95_a=ci_a,
-        margin=margin, margin_ci95=margin_ci, go_a=go_a, go_b=go_b, values_a=a, values_b=b,
+        margin=margin, margin_ci95=margin_ci, go_a=go_a, go_b=go_b, values_a=a, values_b=b, pair_index=pair,
     )
 
 
