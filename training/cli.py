@@ -118,7 +118,7 @@ def _cmd_play(args) -> int:
 def _cmd_serve(args) -> int:
     from .play.web import serve
 
-    return serve(args.host, args.port)
+    return serve(args.host, args.port, bots=args.bot or ())
 
 
 def _cmd_bench(args) -> int:
@@ -525,7 +525,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game against bots in the terminal")
     play.add_argument("game", choices=sorted(GAMES))
     play.add_argument("--bot", action="append", metavar="NAME",
-                      help="the bot in the next seat (repeat for more seats; default: a strong bot for the game)")
+                      help="the bot in the next seat: a name, or your own policy by path or module:attr "
+                           "(repeat for more seats; default: a strong bot for the game)")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 = first to move)")
     play.add_argument("--seed", type=int, help="fix the dice or the deal")
     play.set_defaults(func=_cmd_play)
@@ -533,6 +534,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="a local web page to play every game against the bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--bot", action="append", metavar="POLICY",
+                       help="offer your own policy too: a path (.onnx, SB3 .zip, policy files, RLlib checkpoint) "
+                            "or module:attr (repeat for more)")
     serve.set_defaults(func=_cmd_serve)
 
     bots = sub.add_parser("bots", help="list every loadable bot with its game and a one-line description")

@@ -49,11 +49,13 @@ SHARD_GAMES = 4096
 
 
 def _bot(b):
-    return agents.load(b) if isinstance(b, str) else b
+    """A bot from a name, a bot, or a plain function (obs, mask, rng) -> actions."""
+    return agents.load(b) if isinstance(b, str) else agents.as_bot(b)
 
 
 def _name(b) -> str:
-    return b if isinstance(b, str) else str(getattr(b, "name", "") or type(b).__name__)
+    return b if isinstance(b, str) else str(getattr(b, "name", "") or getattr(b, "__name__", "")
+                                            or type(b).__name__)
 
 
 def _game(game_name: str, num_players: int, game_config: dict):
@@ -551,7 +553,7 @@ def yacht_regret(bot, num_games: int, seed: int = 0) -> dict:
     from agents.yacht_solver import YachtSolverBot
     from envs.yacht import SCORE_START, Yacht
 
-    bot = agents.load(bot) if isinstance(bot, str) else bot
+    bot = _bot(bot)
     solver = YachtSolverBot()
     game = Yacht(num_players=1)
     state = game.init(seed_range(seed, num_games))

@@ -156,6 +156,23 @@ class PythonBot(BaseBot):
             f"on one observation {_describe(row_out, row_error)}")
 
 
+def as_bot(obj, name: str | None = None):
+    """``obj`` as a bot: itself if it has an ``act`` method, a plain function ``(obs, mask, rng) ->
+    actions`` (batched or per observation) wrapped as :class:`PythonBot` named ``name`` (default: the
+    function's name); ``ValueError`` for anything else."""
+    if callable(getattr(obj, "act", None)):
+        return obj
+    if _is_policy_function(obj):
+        label = name or getattr(obj, "__qualname__", None) or type(obj).__name__
+        try:
+            source = inspect.getsourcefile(obj)
+        except TypeError:
+            source = None
+        return PythonBot(label, obj, _game_of(label, obj), [Path(source)] if source else [])
+    raise ValueError(f"{obj!r} is not a bot: it has no act(observations, masks, rng) method and is not a "
+                     "function (obs, mask, rng) -> actions")
+
+
 def load_python(spec: str, batched: bool | None = None, **options) -> PythonBot:
     """The bot that ``module:attr`` names (see the module docstring); ``options`` go to a class or
     factory.  ``ValueError`` names the reference and what was tried."""

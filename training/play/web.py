@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from starlette.staticfiles import StaticFiles
 import agents
 from envs.registration import GAMES, game_class
 
-from .session import DEFAULT_BOTS, TITLES, Session, seat_range
+from .session import DEFAULT_BOTS, TITLES, Session, seat_range, user_bots
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024
@@ -156,9 +157,21 @@ async def _json_body(request: Request, allowed: dict[str, type], required: tuple
     return body
 
 
-def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic) -> Starlette:
-    """The ASGI app: the page at ``/``, its files under ``/static``, the JSON API under ``/api``."""
+def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic,
+               extra_bots: dict | None = None) -> Starlette:
+    """The ASGI app: the page at ``/``, its files under ``/static``, the JSON API under ``/api``.
+
+    ``extra_bots`` (name -> bot, :func:`.session.user_bots`) are offered besides the catalog's
+    bots: the operator's own policies.  Clients can only pick bots by these names, never load
+    a path or module themselves.
+    """
     store = GameStore(max_games, expire_s, clock)
+    extra = dict(extra_bots or {})
+
+    def bot_list(game: str) -> list[dict]:
+        own = [{"name": n, "description": f"served policy ({getattr(b, 'kind', None) or type(b).__name__})"}
+               for n, b in extra.items() if getattr(b, "game", None) in (None, game)]
+        return [{"name": b.name, "description": b.description} for b in agents.catalog(game)] + own
 
     def game_json(gid: str, session: Session) -> dict:
         return {"id": gid, **session.public()}
@@ -173,7 +186,7 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
             games.append({
                 "name": name, "title": TITLES[name], "min_seats": low, "max_seats": high,
                 "default_bot": DEFAULT_BOTS[name],
-                "bots": [{"name": b.name, "description": b.description} for b in agents.catalog(name)],
+                "bots": bot_list(name),
                 "reference": game_class(name).view_module.reference(),
             })
         return JSONResponse({"games": games, "limits": {"max_games": store.max_games,
@@ -188,7 +201,8 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
         bots = [DEFAULT_BOTS[game]] if bots is None else bots
         store.reserve()
         try:
-            session = await run_in_threadpool(Session, game, bots, body.get("seat") or 0, body.get("seed"))
+            session = await run_in_threadpool(Session, game, bots, body.get("seat") or 0, body.get("seed"),
+                                              extra_bots=extra)
         except ValueError as e:
             raise ApiError(400, str(e)) from None
         gid = store.add(session)
@@ -252,10 +266,18 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0) -> int:
-    """Run the app on uvicorn until Ctrl-C; returns the exit status."""
+def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0,
+          bots=()) -> int:
+    """Run the app on uvicorn until Ctrl-C, offering the policies ``bots`` (paths or ``module:attr``)
+    besides the catalog's; returns the exit status (2 if one of them does not load)."""
     import uvicorn
 
+    try:
+        extra = user_bots(bots)
+    except ValueError as e:
+        print(f"madang: error: {e}", file=sys.stderr)
+        print("hint: --bot takes the path of a policy file or module:attr (docs/bots.md)", file=sys.stderr)
+        return 2
     print(f"madang: open http://{host}:{port}/ to play (Ctrl-C stops the server)", flush=True)
-    uvicorn.run(create_app(max_games, expire_s), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(max_games, expire_s, extra_bots=extra), host=host, port=port, log_level="warning")
     return 0
