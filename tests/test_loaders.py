@@ -341,6 +341,15 @@ def test_a_module_that_fails_to_import_is_a_value_error(tmp_path, monkeypatch):
         agents.load("broken_policy_mod:f")
 
 
+def test_an_rllib_checkpoint_without_ray_says_how_to_install_it(tmp_path, monkeypatch):
+    (tmp_path / "ckpt").mkdir()
+    (tmp_path / "ckpt" / "rllib_checkpoint.json").write_text("{}")
+    assert kind_of(str(tmp_path / "ckpt")) == "rllib"
+    monkeypatch.setitem(sys.modules, "ray", None)  # as in the main venv: ray lives in its own
+    with pytest.raises(ValueError, match=r'RLlib checkpoints need ray: pip install "madang\[rllib\]"'):
+        agents.load(str(tmp_path / "ckpt"))
+
+
 def test_unknown_names_list_every_kind_of_policy():
     with pytest.raises(ValueError, match="a .onnx file, an SB3 .zip, an RLlib checkpoint, or module:attr"):
         agents.load("no-such-bot")
