@@ -259,3 +259,44 @@ def test_madang_play_takes_a_policy_path(tmp_path, monkeypatch, capsys):
     assert "play_policy_mod:highest_score" in out.getvalue()  # it moved first, as seat 0
     assert run("yacht", ["missing.zip"], 0, 1, console=Console(file=io.StringIO())) == 2
     assert "no such stable-baselines3 zip file" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ leaderboard
+def _leaderboard():
+    from training.benchmark import leaderboard as lb
+
+    return lb, lb.read_results(lb.RESULTS)
+
+
+def test_the_leaderboard_page_is_generated_from_the_result_files():
+    """docs/benchmarks.md is exactly what the leaderboard command writes from benchmarks/results/leaderboard."""
+    lb, results = _leaderboard()
+    assert list(results) == list(SUITES)
+    for sid, rs in results.items():
+        suite = SUITES[sid]
+        names = [spec for spec in rs]
+        assert set(agents.available(suite.game)) <= set(names)  # every shipped bot, random included
+        assert any("sb3-maskableppo" in n for n in names), sid  # and the baseline
+        assert all(r["complete"] and r["seeds_hash"] == seeds_hash(suite) for r in rs.values())
+        assert all(r["summary"]["target_met"] for r in rs.values()), sid
+    assert lb.check_ladders(results) == []  # the frozen ratings are the rungs' own results
+    assert lb.render(results, lb.read_timings(lb.RESULTS)) == lb.PAGE.read_text()
+
+
+@pytest.mark.parametrize("suite_id, spec, rung", [
+    ("yacht-solo-v1", "yacht-greedy", None), ("yacht-solo-v1", "yacht-solver", None),
+    ("gostop-v1", "gostop-greedy", "gostop-ppo"), ("rainbow-2p-v1", "rainbow-ppo", "rainbow-simple"),
+])
+def test_the_leaderboard_figures_reproduce_to_the_digit(suite_id, spec, rung):
+    """The first games of a suite, played again with bots that draw no random numbers, are the
+    committed results' first games, to the digit."""
+    _, results = _leaderboard()
+    suite = SUITES[suite_id]
+    again = play(suite, agents.load(spec), spec, limit=16)
+    stored = results[suite_id][spec]["values"]
+    if rung is None:
+        assert again["values"]["scores"] == stored["scores"][:16]
+    else:
+        assert {k: v[:16] for k, v in stored[rung].items()} == again["values"][rung]
+    assert again["rules_hash"] == results[suite_id][spec]["rules_hash"]
+    assert again["policy"]["sha256"] == results[suite_id][spec]["policy"]["sha256"]
