@@ -215,6 +215,14 @@ def test_compare_mistakes(tmp_path, capsys):
     (tmp_path / "junk.json").write_text("{}")
     code, _, err = _benchmark(capsys, "--compare", str(tmp_path / "junk.json"), str(tmp_path / "junk.json"))
     assert code == 2 and "not a madang benchmark result" in err
+    good = play(SUITES["gostop-v1"], agents.load("gostop-greedy"), "gostop-greedy", limit=2)
+    for damage in (lambda r: r["values"]["random"].update(points=[1]), lambda r: r.update(suite="chess-v1"),
+                   lambda r: r["values"].update(random="x"), lambda r: r.update(seeds_hash=None)):
+        bad = json.loads(json.dumps(good))
+        damage(bad)
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        code, _, err = _benchmark(capsys, "--compare", str(tmp_path / "bad.json"), str(tmp_path / "bad.json"))
+        assert code == 2 and "a damaged benchmark result" in err, err
     code, _, err = _benchmark(capsys, "yacht", "random", "--compare", "a.json", "b.json")
     assert code == 2 and "--compare takes two result files" in err
 

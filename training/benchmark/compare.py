@@ -17,6 +17,7 @@ import numpy as np
 
 from .runner import FORMAT
 from .stats import Z95, normal_p
+from .suites import SUITES
 
 
 def read_result(path) -> dict:
@@ -29,7 +30,35 @@ def read_result(path) -> dict:
         data = data[0]  # `madang benchmark --json` of one suite
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("values"), dict):
         raise ValueError(f"{path}: not a madang benchmark result (format {FORMAT})")
+    problem = _problem(data)
+    if problem:
+        raise ValueError(f"{path}: a damaged benchmark result: {problem}")
     return data
+
+
+def _numbers(x) -> bool:
+    return isinstance(x, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x)
+
+
+def _problem(data: dict) -> str | None:
+    """What is wrong with a result's fields that a comparison reads, or None."""
+    if data.get("suite") not in SUITES:
+        return f"unknown suite {data.get('suite')!r}"
+    for key in ("seeds_hash", "rules_hash"):
+        if not isinstance(data.get(key), str):
+            return f"no {key}"
+    policy = data.get("policy")
+    if not isinstance(policy, dict) or not all(isinstance(policy.get(k), str) for k in ("name", "kind")):
+        return "no policy name and kind"
+    values = data["values"]
+    if SUITES[data["suite"]].solo:
+        return None if _numbers(values.get("scores")) and values["scores"] else "no scores"
+    for rung, v in values.items():
+        keys = ("points", "opponent", "wins", "decided", "games")
+        if not isinstance(v, dict) or not all(_numbers(v.get(k)) for k in keys) \
+                or len({len(v[k]) for k in keys}) != 1 or not v["points"]:
+            return f"the values against {rung!r} are not equal-length lists of numbers"
+    return None
 
 
 def _paired(diffs: np.ndarray, games: np.ndarray) -> dict:
