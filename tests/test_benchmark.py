@@ -199,6 +199,7 @@ def test_an_sb3_baseline_made_by_its_command_is_benchmarked_like_any_policy(tmp_
     (["yacht", "gostop-greedy"], "plays gostop, not yacht"),
     (["yacht", "nosuch_module_q:f"], "no module named 'nosuch_module_q'"),
     (["yacht", "yacht-greedy", "--bot-option", "depth=2"], "takes no option 'depth'"),
+    (["yacht", "yacht-greedy", "--out", "/dev/null/x"], "--out /dev/null/x: not a directory"),
     (["--compare", "a.json"], None),
 ])
 def test_benchmark_mistakes_are_errors_with_a_hint(capsys, args, message):

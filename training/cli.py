@@ -490,8 +490,12 @@ def _cmd_benchmark(args) -> int:
     if args.games is not None and args.games < 1:
         raise UsageError(f"--games must be positive, got {args.games}", "e.g. --games 64 for a quick check")
     out = Path(args.out) if args.out else None
-    if out is not None and out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: not a directory", "give a directory for the result files")
+    if out is not None:
+        try:  # before playing: a suite can take an hour
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--out {out}: not a directory that can be made ({e.strerror})",
+                             "give a directory for the result files") from None
     (bot,) = _load_bots([args.policy], args.game, {None: _key_values(args.bot_option, "--bot-option")})
     results = []
     for suite in suites:
@@ -499,8 +503,11 @@ def _cmd_benchmark(args) -> int:
             r = bm.play(suite, bot, args.policy, limit=args.games, progress=progress)
         results.append(r)
         if out is not None:
-            out.mkdir(parents=True, exist_ok=True)
-            (out / bm.result_filename(r)).write_text(json.dumps(r, separators=(",", ":")) + "\n")
+            try:
+                (out / bm.result_filename(r)).write_text(json.dumps(r, separators=(",", ":")) + "\n")
+            except OSError as e:
+                raise UsageError(f"--out {out}: cannot write the result ({e.strerror})",
+                                 "give a directory you can write to") from None
         if not args.json:
             print(result_text(r) + "\n", flush=True)
     if args.json:

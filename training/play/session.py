@@ -2,8 +2,8 @@
 
 :class:`Session` is what both front-ends play: the terminal game (:mod:`.terminal`) and the
 web app (:mod:`.web`).  The person sits in one seat, bots (any of ``agents.available(game)``,
-or a user's own policies the front-end loaded) in the others.  Every move goes through the core's validation; the bots move as soon as it is
-their turn.  Everything a session shows comes from the person's seat view
+or a user's own policies the front-end loaded) in the others.  Every move goes through the
+core's validation; the bots move as soon as it is their turn.  Everything a session shows comes from the person's seat view
 (``game.seat_view``): the board, the legal moves and a log of every move explained in words
 from public information only, so nothing hidden from that seat (the other Go-Stop hand, the
 stock) ever leaves it.
