@@ -65,7 +65,8 @@ def _version() -> str:
 
 
 def _bots_hint(game: str) -> str:
-    return f"`madang bots {game}` lists the bots that play {game}; a path to policy files works too"
+    return (f"`madang bots {game}` lists the bots that play {game}; your own policy works too: a path (policy "
+            "files, .onnx, SB3 .zip, RLlib checkpoint) or module:attr (docs/bots.md)")
 
 
 def _load_bots(names, game: str, options: dict | None = None) -> list:
