@@ -90,9 +90,9 @@ def policy_files(bot) -> list[Path]:
 
 
 def policy_identity(spec: str, bot) -> dict:
-    """How a result names its policy: the spec it was loaded by, its name and kind, and the
-    sha256 of its files (:func:`files_sha256`)."""
+    """How a result names its policy: the spec it was loaded by (its name in the result), its kind,
+    and the sha256 of its files (:func:`files_sha256`) with their names."""
     files = policy_files(bot)
     kind = getattr(bot, "kind", None) or ("policy network" if hasattr(bot, "metadata") else "code")
-    return {"spec": spec, "name": str(getattr(bot, "name", "") or spec), "kind": kind,
+    return {"spec": spec, "name": spec, "kind": kind,
             "sha256": files_sha256(files) if files else None, "files": [f.name for f in files]}

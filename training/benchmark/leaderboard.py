@@ -45,6 +45,11 @@ def candidates(game: str, baselines: Path) -> list[str]:
     return out
 
 
+def _load(spec: str):
+    """The bot ``spec`` names; a baseline's path is relative to the repository root, wherever this runs."""
+    return agents.load(str(ROOT / spec) if (ROOT / spec).is_file() else spec)
+
+
 def _cached(path: Path, suite: Suite, rules: str, spec: str, bot) -> dict | None:
     """The result at ``path`` if it is complete and of this suite, seeds, ``rules`` hash and policy file."""
     if not path.is_file():
@@ -79,7 +84,7 @@ def run(suite_ids, policies, results_dir: Path, baselines: Path, replay: bool, l
         out[suite.id] = {}
         rules = rules_hash(suite.game, suite.players, suite.game_config)
         for spec in candidates(suite.game, baselines):
-            bot = agents.load(spec)
+            bot = _load(spec)
             path = results_dir / result_filename({"suite": suite.id, "policy": {"spec": spec}})
             r = None if replay else _cached(path, suite, rules, spec, bot)
             if r is None and (policies is None or spec in policies):
@@ -307,7 +312,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", default=str(PAGE), help="the page to write (default docs/benchmarks.md)")
     p.add_argument("--replay", action="store_true", help="play every result again")
     p.add_argument("--retime", action="store_true", help="time every policy again")
-    p.add_argument("--no-page", action="store_true", help="play and time only")
+    p.add_argument("--no-timing", action="store_true", help="do not time the policies")
+    p.add_argument("--no-page", action="store_true", help="do not write the page")
     args = p.parse_args(argv)
     import torch
 
@@ -319,9 +325,9 @@ def main(argv=None) -> int:
 
     for game in sorted({s.game for s in SUITES.values()}):
         path = results_dir / f"timings-{game}.json"
-        if args.retime or not path.is_file():
+        if not args.no_timing and (args.retime or not path.is_file()):
             print(f"timing the policies of {game} at batch 1", file=sys.stderr, flush=True)
-            bots = {spec: agents.load(spec) for spec in candidates(game, baselines)}
+            bots = {spec: _load(spec) for spec in candidates(game, baselines)}
             _write(path, decision_times(game, bots))
     results = read_results(results_dir)
     problems = check_ladders(results)
