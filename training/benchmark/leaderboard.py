@@ -93,7 +93,10 @@ def run(suite_ids, policies, results_dir: Path, baselines: Path, replay: bool, l
                 _write(path, r)
                 log(f"  {r['run']['cpu_s']} s CPU, {r['run']['wall_s']} s wall, load average {r['run']['load_average']}")
             if r is not None:
-                r["summary"] = summarize(suite, r)  # with the suite's frozen ratings as they are now
+                summary = summarize(suite, r)  # with the suite's frozen ratings as they are now
+                if summary != r["summary"]:
+                    r["summary"] = summary
+                    _write(path, r)
                 out[suite.id][spec] = r
     return out
 
@@ -119,13 +122,13 @@ def _short(r: dict) -> str:
 
 def _ms(timings: dict, game: str, spec: str) -> str:
     t = timings.get(game, {}).get("bots", {}).get(spec)
-    return "—" if t is None else f"{t['cpu_ms']:.3g}"
+    return "—" if t is None else f"{t['cpu_ms']:.3g} ({t['wall_ms']:.3g})"
 
 
 def _baseline_steps(spec: str) -> str:
     try:
         with zipfile.ZipFile(ROOT / spec) as z:
-            return f"{json.loads(z.read('data'))['num_timesteps']:,}"
+            return str(json.loads(z.read("data"))["_total_timesteps"])  # what --steps asked for
     except (OSError, KeyError, ValueError, zipfile.BadZipFile):
         return "?"
 
@@ -134,11 +137,11 @@ def _suite_rows() -> list[str]:
     rows = ["| suite | game | what is played | 95 % CI target | ladder (frozen Elo) |", "|---|---|---|---|---|"]
     for s in SUITES.values():
         if s.solo:
-            played, target = f"{s.games:,} solitaire games, seeds {s.seed:,} + j", f"± {s.target:g} {s.unit}"
+            played, target = f"{s.games:,} solitaire games, seeds {s.seed:,} + j", f"± {s.target:.1f} {s.unit}"
             ladder = "—"
         else:
             played = f"{s.games:,} deal pairs per rung, rung k on seeds {s.seed:,} + k·10⁶ + j"
-            target = f"± {s.target:g} {s.unit}, ± {100 * s.win_target:g} points of decided games won"
+            target = f"± {s.target:.1f} {s.unit}, ± {100 * s.win_target:.1f} percentage points of decided games won"
             ladder = ", ".join(f"{r} ({s.ladder_elo[r]:.0f})" if r in s.ladder_elo else r for r in s.ladder)
         rows.append(f"| `{s.id}` | {s.game} | {played} | {target} | {ladder} |")
     return rows
@@ -150,7 +153,7 @@ def _table(suite: Suite, rs: dict, timings: dict) -> list[str]:
     if suite.solo:
         opt = "fraction_of_optimum" in order[0]["summary"]
         lines = ["| policy | kind | sha256 | " + suite.unit + " (95 % CI) | " + ("of the optimum | " if opt else "")
-                 + "ms per decision |", "|---|---|---|---:|" + ("---:|" if opt else "") + "---:|"]
+                 + "ms per decision (wall) |", "|---|---|---|---:|" + ("---:|" if opt else "") + "---:|"]
         for r in order:
             s = r["summary"]
             cells = [_short(r), r["policy"]["kind"], f"`{r['policy']['sha256'][:10]}`",
@@ -159,7 +162,7 @@ def _table(suite: Suite, rs: dict, timings: dict) -> list[str]:
                 cells.append(f"{100 * s['fraction_of_optimum']:.2f} %")
             lines.append("| " + " | ".join(cells + [_ms(timings, suite.game, r["policy"]["spec"])]) + " |")
         return lines
-    lines = ["| policy | kind | sha256 | Elo | " + suite.unit + " (95 % CI) | decided games won | ms per decision |",
+    lines = ["| policy | kind | sha256 | Elo | " + suite.unit + " (95 % CI) | decided games won | ms per decision (wall) |",
              "|---|---|---|---:|---:|---:|---:|"]
     for r in order:
         s = r["summary"]
@@ -172,7 +175,8 @@ def _table(suite: Suite, rs: dict, timings: dict) -> list[str]:
 
 
 def _costs(results: dict) -> list[str]:
-    lines = ["| suite | policies | CPU time | wall time | load average (1 min) while playing |", "|---|---:|---:|---:|---:|"]
+    lines = ["| suite | policies | CPU time | wall time | load average (1 min) as each policy finished |",
+             "|---|---:|---:|---:|---:|"]
     for sid, rs in results.items():
         runs = [r["run"] for r in rs.values()]
         loads = [r["load_average"][0] for r in runs if r.get("load_average")]
@@ -237,11 +241,13 @@ def render(results: dict, timings: dict) -> str:
         suite = SUITES[sid]
         out += [f"### `{sid}`", "", suite.description + ".", "", *_table(suite, rs, timings), ""]
     out += [
-        "**ms per decision** is the CPU time of one `act` call at batch 1, in milliseconds: each game's",
-        "policies were timed in one run, side by side, game by game in turn, each playing whole games",
-        f"against itself until it had made {min((t['bots'][b]['decisions'] for t in timings.values() for b in t['bots']), default=0)}",
-        "or more decisions. They were measured on a shared machine (2 cores behaving as one, other",
-        "work running); the load averages (1, 5, 15 min) before and after each run:",
+        "**ms per decision** is the CPU time (and in brackets the wall-clock time) of one `act` call at",
+        "batch 1, in milliseconds, averaged over every decision of whole games, forced moves included:",
+        "each game's policies were timed in one run, side by side, game by game in turn, each playing",
+        "every seat of its games until it had made "
+        f"{min((t['bots'][b]['decisions'] for t in timings.values() for b in t['bots']), default=0)} or more decisions.",
+        "They were measured on a shared machine (2 cores behaving as one, other work running), so read",
+        "them as ratios; the load averages (1, 5, 15 min) before and after each run:",
         "",
         "| game | decisions per policy | load average before | after |",
         "|---|---|---|---|",
@@ -262,7 +268,7 @@ def render(results: dict, timings: dict) -> str:
         "`gostop-greedy`):",
         "",
         "```bash",
-        *[f"python -m training.sb3_baseline {g} --steps {_baseline_steps(s).replace(',', '')} --out {s}"
+        *[f"python -m training.sb3_baseline {g} --steps {_baseline_steps(s)} --out {s}"
           for g in sorted({SUITES[sid].game for sid in results})
           for s in [str((BASELINES / BASELINE_FILE.format(game=g)).relative_to(ROOT))]
           if (ROOT / s).is_file()],
