@@ -73,7 +73,7 @@ SUITES = {s.id: s for s in [
           ladder_elo={"random": 93.7, "rainbow-simple": 1422.0, "rainbow-greedy": 2131.7, "rainbow-ppo": 2352.7},
           rules_hash="4824b2991ca38ff2d4ee4c859ae5631a83c7df2301436a45efc233af361a15c5",
           description="two-player Rainbow Dice, seat-swapped against a ladder of four shipped bots"),
-    Suite("gostop-v1", "gostop", 2, games=512, seed=105_000_000, target=1.5, win_target=0.03,
+    Suite("gostop-v1", "gostop", 2, games=512, seed=105_000_000, target=2.5, win_target=0.03,
           unit="points per deal", ladder=("random", "gostop-greedy", "gostop-ppo", "gostop-search"),
           ladder_elo={"random": 1318.7, "gostop-greedy": 1552.8, "gostop-ppo": 1559.2, "gostop-search": 1569.3},
           rules_hash="098d2552469e88abc1ee6f0acad25c4add3549a0c4aa2456dd0208407bd86306",
