@@ -10,6 +10,7 @@ described in ``docs/export.md``.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +52,31 @@ def check_exportable(name: str) -> None:
     raise ValueError(f"unknown bot {name!r}; the bots that can be exported are: {exportable()}")
 
 
+MAX_EXAMPLES = 10_000
+"""The most conformance vectors one export records (each is a position from a real game)."""
+
+
+def check_examples(count: int) -> None:
+    """Raise ``ValueError`` unless ``count`` is a number of examples in 1..:data:`MAX_EXAMPLES`."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_EXAMPLES:
+        raise ValueError(f"the number of examples must be in 1..{MAX_EXAMPLES:,}, got {count!r}")
+
+
+def output_dir(out_dir: str | Path) -> Path:
+    """``out_dir`` as a directory to write into, created if missing; ``ValueError`` naming it when it
+    is a file, cannot be created (a name too long, a parent that is a file, ...) or is not writable."""
+    out = Path(out_dir)
+    try:
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"{out} exists and is not a directory")
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # also from exists(): a name too long, a parent that is a file
+        raise ValueError(f"cannot create the directory {out}: {e.strerror or e}") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise ValueError(f"cannot write into the directory {out}")
+    return out
+
+
 def examples_file(name: str, bot, examples) -> dict:
     """The content of ``NAME.examples.json``."""
     return {
@@ -60,7 +86,8 @@ def examples_file(name: str, bot, examples) -> dict:
 
 
 def export_policy(name: str, out_dir: str | Path = ".", count: int = 100, seed: int = 0) -> ExportReport:
-    """Export the shipped policy ``name`` into ``out_dir``; ``ValueError`` if it cannot be exported."""
+    """Export the shipped policy ``name`` into ``out_dir``; ``ValueError`` if it cannot be exported
+    (not a policy, the onnx extra missing, a bad ``count`` or an ``out_dir`` that is no directory)."""
     check_exportable(name)
     require_onnx()
     return export_bot(load(name), name, out_dir, count=count, seed=seed)
@@ -68,8 +95,8 @@ def export_policy(name: str, out_dir: str | Path = ".", count: int = 100, seed: 
 
 def export_bot(bot: PolicyBot, name: str, out_dir: str | Path, count: int = 100, seed: int = 0) -> ExportReport:
     """Export a loaded policy bot (with its ``metadata``) as ``name``: see :func:`export_policy`."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    check_examples(count)
+    out = output_dir(out_dir)
     onnx_path = write_onnx(bot.model, out / f"{name}.onnx")
     game_config = (bot.metadata.get("training_config") or {}).get("game_config", {})
     examples = collect(bot, count=count, seed=seed, game_config=game_config)

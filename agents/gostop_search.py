@@ -168,7 +168,7 @@ class GoStopSearchBot(BaseBot):
         j = within // (n_cand[g] * R)
         c = first[g] + (within // R) % n_cand[g]
         src = g * k + j
-        state = samples.take(src)  # a deal holds no chance once dealt: R copies differ only
+        state = samples.take(src, check=False)  # a deal holds no chance once dealt: R copies differ only
         me = seats[src]  # through the play-out policies' own random moves
         ar = np.arange(state.batch_size)
         start = time.perf_counter()

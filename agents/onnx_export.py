@@ -12,19 +12,22 @@ import torch
 from .export_metadata import INPUTS, OPSET, OUTPUTS
 from .torch_policy import ActorCritic
 
-EXTRA_HINT = 'install the onnx extra: pip install "madang[onnx]" (onnx, onnxruntime, onnxscript)'
+EXTRA_MODULES = ("onnx", "onnxruntime", "onnxscript")
+INSTALL_HINT = 'pip install "madang[onnx]" installs the onnx extra (in a source checkout: pip install -e ".[onnx]")'
 
 
 def require_onnx() -> None:
-    """Raise ``ValueError`` with an install hint unless onnx, onnxruntime and onnxscript import."""
+    """Raise ``ValueError`` naming the missing modules unless onnx, onnxruntime and onnxscript
+    (the ``madang[onnx]`` extra) import; :data:`INSTALL_HINT` says how to install them."""
     missing = []
-    for module in ("onnx", "onnxruntime", "onnxscript"):
+    for module in EXTRA_MODULES:
         try:
             __import__(module)
         except ImportError:
             missing.append(module)
     if missing:
-        raise ValueError(f"exporting needs {', '.join(missing)}; {EXTRA_HINT}")
+        raise ValueError(f"exporting needs {', '.join(missing)} (the madang[onnx] extra), which "
+                         f"{'is' if len(missing) == 1 else 'are'} not installed")
 
 
 def write_onnx(model: ActorCritic, path: str | Path) -> Path:

@@ -49,6 +49,8 @@ MAX_LAYERS = 16
 MAX_WIDTH = 8192
 MAX_PARAMETERS = 50_000_000
 """Bounds on the network a metadata file may describe (checked before anything is allocated)."""
+MAX_NESTING = 32
+"""How deep the metadata's objects and lists may nest (a real file nests about 6 deep)."""
 
 
 def _require(meta: dict, key: str, kind, js: Path):
@@ -60,18 +62,33 @@ def _require(meta: dict, key: str, kind, js: Path):
     return value
 
 
+def nesting_depth(value) -> int:
+    """How deep ``value``'s dicts and lists nest (0 for a scalar), without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (dict, list)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((item, depth + 1) for item in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
 def read_metadata(js: Path) -> dict:
     """The validated metadata of a policy file: format, game, env id, sizes and a bounded network.
 
-    Raises ``ValueError`` naming ``js`` for anything unreadable, missing, mistyped, too big
-    or not matching the installed game.
+    Raises ``ValueError`` naming ``js`` for anything unreadable, missing, mistyped, too big,
+    nested deeper than :data:`MAX_NESTING`, or not matching the installed game.
     """
     try:
         meta = json.loads(js.read_text(encoding="utf-8"))
+    except RecursionError:
+        raise ValueError(f"{js}: unreadable policy metadata (nested deeper than {MAX_NESTING} levels)") from None
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise ValueError(f"{js}: unreadable policy metadata ({type(e).__name__}: {e})") from None
     if not isinstance(meta, dict):
         raise ValueError(f"{js}: the metadata must be a JSON object, got {type(meta).__name__}")
+    if nesting_depth(meta) > MAX_NESTING:
+        raise ValueError(f"{js}: the metadata nests deeper than {MAX_NESTING} levels")
     if meta.get("format_version") != FORMAT_VERSION:
         raise ValueError(f"{js}: format_version {meta.get('format_version')!r} != {FORMAT_VERSION}")
     game = _require(meta, "game", str, js)
@@ -94,6 +111,10 @@ def read_metadata(js: Path) -> dict:
     shapes = expected_shapes(obs_size, num_actions, hidden)
     if sum(int(np.prod(s)) for s in shapes.values()) > MAX_PARAMETERS:
         raise ValueError(f"{js}: a network of widths {hidden} has more than {MAX_PARAMETERS:,} parameters")
+    training = meta.get("training_config")
+    if training is not None and not (isinstance(training, dict)
+                                     and isinstance(training.get("game_config", {}), dict)):
+        raise ValueError(f"{js}: 'training_config' must be an object whose 'game_config' is an object")
     return meta
 
 
@@ -128,6 +149,8 @@ def _read_weights(pt: Path, shapes: dict) -> dict:
             what = f"{tuple(t.shape)} {t.dtype}" if isinstance(t, torch.Tensor) else type(t).__name__
             raise ValueError(f"{pt}: the weights do not match the network in the metadata "
                              f"(tensor {k} is {what}, a float tensor of shape {shape} expected)")
+        if not torch.isfinite(t).all():
+            raise ValueError(f"{pt}: tensor {k} holds NaN or infinite weights")
     return state
 
 

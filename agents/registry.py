@@ -1,11 +1,18 @@
-"""Load any madang bot by name: ``agents.load("yacht-solver")``; list them with ``agents.catalog()``."""
+"""Load any madang bot by name: ``agents.load("yacht-solver")``; list them with ``agents.catalog()``.
+
+A name is looked up among the built-in bots, then the policies that come with the package
+(``agents/weights``), then those the user shipped with ``madang ship`` (:func:`user_bots_dir`).
+Nothing is ever written into the package.
+"""
 
 from __future__ import annotations
 
 import importlib
 import inspect
-import json
+import os
+import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from .base import Bot
 
@@ -36,30 +43,103 @@ class BotInfo:
     description: str
 
 
-def shipped_policies() -> list[str]:
-    """Names of the trained policies shipped in ``agents/weights`` (``NAME.pt`` + ``NAME.json``)."""
+SHIP_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+"""A name ``madang ship`` gives a bot: lower-case letters, digits, ``-`` and ``_``, at most 64."""
+
+
+def user_bots_dir() -> Path:
+    """Where ``madang ship`` puts a user's bots: ``$MADANG_HOME/bots`` when ``MADANG_HOME`` is set,
+    else ``bots`` in the per-user data directory of the OS (platformdirs, e.g. ``~/.local/share/madang``)."""
+    home = os.environ.get("MADANG_HOME")
+    if home:
+        return Path(home).expanduser() / "bots"
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("madang", appauthor=False)) / "bots"
+
+
+def _policies_in(directory: Path) -> list[str]:
+    """Names of the policies in ``directory`` (``NAME.pt`` + ``NAME.json``, NAME a :data:`SHIP_NAME`)."""
+    try:
+        return sorted(p.stem for p in directory.glob("*.json")
+                      if SHIP_NAME.fullmatch(p.stem) and p.with_suffix(".pt").is_file())
+    except OSError:  # an unreadable or odd MADANG_HOME hides its bots, it does not break the package's
+        return []
+
+
+def package_policies() -> list[str]:
+    """Names of the trained policies that come with the package (``agents/weights``)."""
     from .policy_files import WEIGHTS_DIR
 
-    return sorted(p.stem for p in WEIGHTS_DIR.glob("*.json") if p.with_suffix(".pt").exists())
+    return _policies_in(WEIGHTS_DIR)
+
+
+def user_policies() -> list[str]:
+    """Names of the policies shipped into :func:`user_bots_dir` that the package's bots do not shadow."""
+    taken = set(_BOTS) | set(package_policies())
+    return [n for n in _policies_in(user_bots_dir()) if n not in taken]
+
+
+def shipped_policies() -> list[str]:
+    """Names of every policy ``load`` finds by name: the package's, then the user's (:func:`user_bots_dir`)."""
+    return sorted(package_policies() + user_policies())
+
+
+def _named_policy(name: str) -> Path | None:
+    """The stem of the policy files of the bot ``name``: the package's first, then the user's."""
+    from .policy_files import WEIGHTS_DIR
+
+    if name in package_policies():
+        return WEIGHTS_DIR / name
+    if name in user_policies():
+        return user_bots_dir() / name
+    return None
+
+
+def ship_destination(name: str, force: bool = False) -> Path:
+    """The stem ``madang ship`` writes the bot ``name`` to, in :func:`user_bots_dir`.
+
+    Raises ``ValueError`` for a name that is not a :data:`SHIP_NAME`, that of a built-in bot
+    or of a policy that comes with the package (those are found first, so a user's bot of that
+    name could never load), or that of a bot the user shipped before, unless ``force``.
+    """
+    if not isinstance(name, str) or not SHIP_NAME.fullmatch(name):
+        raise ValueError(f"{name!r} is not a bot name: use 1 to 64 lower-case letters, digits, - and _, "
+                         "starting with a letter or digit")
+    if name in _BOTS or name in package_policies():
+        raise ValueError(f"{name!r} is a bot that comes with madang: it cannot be replaced (and a bot of "
+                         "yours of that name would never load)")
+    stem = user_bots_dir() / name
+    if not force and (stem.with_suffix(".pt").exists() or stem.with_suffix(".json").exists()):
+        raise ValueError(f"you already shipped a bot named {name!r} ({stem}.pt): --force replaces it")
+    return stem
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _policy_info(name: str) -> BotInfo:
-    from .policy_files import WEIGHTS_DIR
+    from .policy_files import read_metadata
 
+    stem = _named_policy(name)
+    where = "shipped in agents/weights" if name in package_policies() else f"shipped by you to {stem.parent}"
     try:
-        meta = json.loads((WEIGHTS_DIR / f"{name}.json").read_text())
-    except (OSError, ValueError):
-        return BotInfo(name, None, "shipped policy (unreadable metadata)")
-    if meta.get("description"):
-        return BotInfo(name, meta.get("game"), str(meta["description"]))
-    hidden = "x".join(str(h) for h in meta.get("hidden", []))
-    line = f"PPO policy ({hidden} MLP) shipped in agents/weights"
-    ev = meta.get("shipped_evaluation") or {}
-    if "bot_b" in ev and "mean" in ev and "games" in ev:
-        line += f"; {ev['mean']:+.2f} per game against {ev['bot_b']} over {ev['games']} seat-swapped games"
-    elif "mean" in ev and "games" in ev:
-        line += f"; {ev['mean']:.2f} mean over {ev['games']} evaluation games"
-    return BotInfo(name, meta.get("game"), line)
+        meta = read_metadata(stem.with_suffix(".json"))
+    except ValueError:
+        return BotInfo(name, None, f"policy {where} (its metadata does not load)")
+    if isinstance(meta.get("description"), str) and meta["description"]:
+        return BotInfo(name, meta["game"], meta["description"])
+    hidden = "x".join(str(h) for h in meta["hidden"])
+    line = f"PPO policy ({hidden} MLP) {where}"
+    ev = meta.get("shipped_evaluation")
+    ev = ev if isinstance(ev, dict) else {}
+    if _number(ev.get("mean")) and _number(ev.get("games")):
+        if isinstance(ev.get("bot_b"), str):
+            line += f"; {ev['mean']:+.2f} per game against {ev['bot_b']} over {ev['games']} seat-swapped games"
+        else:
+            line += f"; {ev['mean']:.2f} mean over {ev['games']} evaluation games"
+    return BotInfo(name, meta["game"], line)
 
 
 def catalog(game: str | None = None) -> list[BotInfo]:
@@ -80,6 +160,10 @@ def available(game: str | None = None) -> list[str]:
     return [b.name for b in catalog(game)]
 
 
+class BotOptionError(ValueError):
+    """An option that the bot being loaded does not take (the message lists those it takes)."""
+
+
 _PATH_NAME = ("path_stem", "name")  # the arguments load() gives load_policy itself
 
 
@@ -93,15 +177,16 @@ def _check_options(name: str, factory, options: dict, fixed=()) -> dict:
              if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and k not in fixed]
     unknown = sorted(set(options) - set(takes))
     if unknown:
-        raise ValueError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
+        raise BotOptionError(f"bot {name!r} takes no option {unknown[0]!r} (its options: {takes or 'none'})")
     return options
 
 
 def load(name: str, **options) -> Bot:
     """Return a new bot instance by name or by the path of policy files; ``options`` go to it.
 
-    Shipped policies (e.g. ``yacht-ppo``) load their weights from ``agents/weights`` with
-    ``torch.load(weights_only=True)``; ``greedy=False`` makes them sample.  A user's own
+    Shipped policies load their weights with ``torch.load(weights_only=True)``: the package's
+    own (e.g. ``yacht-ppo``, in ``agents/weights``), then those shipped with ``madang ship``
+    (in :func:`user_bots_dir`); ``greedy=False`` makes them sample.  A user's own
     policy loads from a path: ``NAME.pt`` / ``NAME.json``, their common stem, or a run
     directory of ``madang train`` (its ``policy.pt`` / ``policy.json``); the bot is named by
     that path.  Other policies load by path or reference too (:mod:`agents.loaders`): an
@@ -113,10 +198,11 @@ def load(name: str, **options) -> Bot:
         module, cls = _BOTS[name][:2]
         factory = getattr(importlib.import_module(module), cls)
         return factory(**_check_options(name, factory, options))
-    if isinstance(name, str) and name in shipped_policies():
-        from .policy_files import WEIGHTS_DIR, load_policy
+    stem = _named_policy(name) if isinstance(name, str) else None
+    if stem is not None:
+        from .policy_files import load_policy
 
-        return load_policy(WEIGHTS_DIR / name, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
+        return load_policy(stem, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
     if isinstance(name, str) and name:
         from .loaders import kind_of, load_external
 

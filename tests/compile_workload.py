@@ -2,7 +2,8 @@
 
 Used by ``tests/test_compile_cache.py`` in fresh processes.  Prints one JSON object:
 ``{"kernels": {name: {"hits": n, "misses": n}}, "import_s": s, "first_use_s": s}`` for
-every dispatcher in ``envs.core.kernels`` and ``envs.<game>.kernels`` that was called.
+every dispatcher in ``envs.core.kernels`` and ``envs.<game>.kernels`` that was called, and
+every game's state check kernel (``envs.<game>.checks.CHECKER``).
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def stats() -> dict:
             if isinstance(obj, CPUDispatcher) and obj.__module__ == module and obj.signatures:
                 out[f"{module}.{attr}"] = {"hits": sum(obj.stats.cache_hits.values()),
                                            "misses": sum(obj.stats.cache_misses.values())}
+    for game in GAMES:  # the state check kernels (compiled on first use)
+        module = f"envs.{game}.checks"
+        obj = importlib.import_module(module).CHECKER._compiled
+        if isinstance(obj, CPUDispatcher):
+            out[f"{module}.CHECKER"] = {"hits": sum(obj.stats.cache_hits.values()),
+                                        "misses": sum(obj.stats.cache_misses.values())}
     return out
 
 

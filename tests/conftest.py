@@ -1,6 +1,9 @@
 """Shared pytest configuration: hypothesis profiles and torch threads."""
 
+import atexit
 import os
+import shutil
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -12,6 +15,11 @@ settings.register_profile("dev", deadline=None, max_examples=40)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+# The suite never reads or writes the bots a user shipped (madang ship): its own madang directory,
+# set before the test modules that list the shipped bots are imported.
+os.environ["MADANG_HOME"] = tempfile.mkdtemp(prefix="madang-home-")
+atexit.register(shutil.rmtree, os.environ["MADANG_HOME"], ignore_errors=True)
 
 import pytest  # noqa: E402
 

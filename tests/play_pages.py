@@ -116,3 +116,50 @@ def full_page_screenshot(driver, path) -> None:
     driver.execute_script("window.scrollTo(0, 0);")
     driver.save_screenshot(str(path))
     driver.set_window_size(1280, 900)
+
+
+def api(base: str, method: str, path: str, body=None):
+    """The JSON answer of one API request to the server at ``base`` (None for 204)."""
+    import http.client
+    import json
+
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data, headers={"content-type": "application/json"} if data else {})
+        r = conn.getresponse()
+        raw = r.read()
+        if r.status >= 400:
+            raise AssertionError(f"{method} {path}: {r.status} {raw[:300]!r}")
+        return json.loads(raw) if raw else None
+    finally:
+        conn.close()
+
+
+def drive(base: str, new_game: dict, pick, until, max_moves: int = 500) -> dict:
+    """Start ``new_game`` through the API and make the moves ``pick(game) -> action`` until
+    ``until(game)`` holds; return the game JSON at that point."""
+    g = api(base, "POST", "/api/games", new_game)
+    for _ in range(max_moves):
+        if until(g):
+            return g
+        if g["over"]:
+            raise AssertionError("the game ended before the wanted position")
+        g = api(base, "POST", f"/api/games/{g['id']}/moves", {"action": pick(g)})
+    raise AssertionError(f"no wanted position after {max_moves} moves")
+
+
+def open_game(driver, base: str, gid: str) -> None:
+    """Load the page on the live game ``gid`` (as a bookmark of it would)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{base}/?open={gid}#g={gid}")  # the query makes it a new page load
+    WebDriverWait(driver, 30).until(lambda d: body_data(d, "ready") == "1" and body_data(d, "game") != "")
+
+
+def in_view(driver, selector: str) -> bool:
+    """Whether the element's box lies inside the window (vertically)."""
+    return driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return r.top >= 0 && r.top < window.innerHeight && r.height > 0;", selector)

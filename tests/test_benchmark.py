@@ -244,7 +244,7 @@ def test_play_and_serve_seat_a_policy_given_by_reference(tmp_path, monkeypatch):
     assert session.players[0]["name"] == spec and session.to_move == 1
     with pytest.raises(ValueError, match="unknown bot"):
         Session("yacht", [spec], seed=3)  # not offered: refused
-    client = TestClient(create_app(extra_bots=extra))
+    client = TestClient(create_app(extra_bots=extra), base_url="http://127.0.0.1:8000")  # a Host it answers to
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert spec in [b["name"] for b in games["gostop"]["bots"]]  # a function plays any game
     r = client.post("/api/games", json={"game": "yacht", "bots": [spec]})

@@ -1,6 +1,7 @@
 """The madang command line."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -118,9 +119,88 @@ def test_train_mistakes_are_reported_not_raised(capsys, tmp_path):
 def test_demo_ship_and_bots_mistakes(capsys, tmp_path):
     _fails(capsys, ["demo", "--game", "gostop", "--bots", "random"], "gostop takes 2..2 bots")
     _fails(capsys, ["demo", "--game", "rainbow_dice", "--bots", "yacht-greedy"], "yacht-greedy")
-    _fails(capsys, ["ship", str(tmp_path), "mine", "--weights-dir", str(tmp_path / "w")], "not found")
+    _fails(capsys, ["ship", str(tmp_path), "mine"], "not found")
     _fails(capsys, ["ship", str(tmp_path), "random"], "random")
     _fails(capsys, ["ship", str(tmp_path), "mine", "--games", "-1"], "--games")
+
+
+def _digest(path):
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_ship_writes_to_the_user_directory_and_never_overwrites_a_bot(capsys, tmp_path, monkeypatch):
+    import agents
+    from agents.policy_files import WEIGHTS_DIR, save_policy
+    from agents.torch_policy import ActorCritic
+    from envs.yacht import NUM_ACTIONS, OBS_SIZE
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("MADANG_HOME", str(home))
+    run = tmp_path / "run"
+    save_policy(ActorCritic(OBS_SIZE, NUM_ACTIONS, (8,)), run / "policy", "yacht")
+    package = {p: _digest(p) for p in WEIGHTS_DIR.iterdir()}
+    ship = ["ship", str(run)]
+    for name in ("yacht-ppo", "gostop-ppo", "random", "yacht-solver"):  # the package's own bots
+        _fails(capsys, ship + [name, "--games", "3"], "comes with madang", "new name")
+        _fails(capsys, ship + [name, "--games", "3", "--force"], "comes with madang")
+    for name in ("Mine", "../mine", "mine.v2", "_mine", "", "x" * 65, "a b"):
+        _fails(capsys, ship + [name, "--games", "3"], "not a bot name")
+    for games in ("0", "-3"):
+        _fails(capsys, ship + ["mine", "--games", games], "--games must be positive")
+    assert not home.exists() and {p: _digest(p) for p in WEIGHTS_DIR.iterdir()} == package
+
+    assert main(ship + ["mine", "--games", "3"]) == 0
+    assert "shipped mine" in capsys.readouterr().out
+    bots = home / "bots"
+    assert sorted(p.name for p in bots.iterdir()) == ["mine.json", "mine.pt"]
+    assert agents.load("mine").metadata["shipped_evaluation"]["games"] == 3
+    assert main(["bots", "yacht"]) == 0
+    assert any(line.startswith("mine ") and str(bots) in line for line in capsys.readouterr().out.splitlines())
+    _fails(capsys, ship + ["mine", "--games", "4"], "already shipped", "--force")
+    assert agents.load("mine").metadata["shipped_evaluation"]["games"] == 3
+    assert main(ship + ["mine", "--games", "4", "--force"]) == 0
+    assert agents.load("mine").metadata["shipped_evaluation"]["games"] == 4
+    assert {p: _digest(p) for p in WEIGHTS_DIR.iterdir()} == package
+
+    # Files a user put under a package bot's name never shadow it: the package's bots come first.
+    for suffix in (".pt", ".json"):
+        (bots / f"yacht-ppo{suffix}").write_bytes((bots / f"mine{suffix}").read_bytes())
+    assert agents.load("yacht-ppo").metadata["hidden"] == [512, 512, 512, 512]
+    assert agents.available().count("yacht-ppo") == 1
+
+
+def test_ship_from_a_damaged_checkpoint_is_a_user_mistake(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "checkpoint.pt").write_bytes(b"PK\x03\x04 truncated")
+    _fails(capsys, ["ship", str(tmp_path / "run"), "mine", "--checkpoint", "--games", "2"],
+           str(tmp_path / "run" / "checkpoint.pt"), "not a readable madang training checkpoint")
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["checkpoint.pt"]
+
+
+def test_ship_into_a_directory_it_cannot_write_is_a_user_mistake(capsys, tmp_path, monkeypatch):
+    from agents.policy_files import save_policy
+    from agents.torch_policy import ActorCritic
+    from envs.yacht import NUM_ACTIONS, OBS_SIZE
+
+    save_policy(ActorCritic(OBS_SIZE, NUM_ACTIONS, (8,)), tmp_path / "run" / "policy", "yacht")
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "file"))
+    _fails(capsys, ["ship", str(tmp_path / "run"), "mine", "--games", "2"], "cannot create", "MADANG_HOME")
+    assert (tmp_path / "file").read_text() == "not a directory"
+
+
+def test_the_user_directory_is_the_platforms_data_directory_without_madang_home(monkeypatch, tmp_path):
+    import platformdirs
+
+    from agents.registry import user_bots_dir
+
+    monkeypatch.delenv("MADANG_HOME")
+    assert user_bots_dir() == Path(platformdirs.user_data_dir("madang", appauthor=False)) / "bots"
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path))
+    assert user_bots_dir() == tmp_path / "bots"
 
 
 def test_a_real_bug_keeps_its_traceback(monkeypatch):
@@ -209,3 +289,142 @@ def test_eval_progress_bar_follows_the_shards():
     assert "shards" in out.getvalue() and "3/3" in out.getvalue()
     with _shard_progress(Console(file=io.StringIO(), force_terminal=False)) as progress:
         assert progress is None
+
+
+# ----------------------------------------------------- user mistakes (issue 20)
+def test_serve_mistakes_are_reported_before_listening(capsys):
+    import socket
+
+    _fails(capsys, ["serve", "--port", "99999"], "--port must be in 1..65535, got 99999")
+    _fails(capsys, ["serve", "--port", "-1"], "--port must be in 1..65535, got -1")
+    _fails(capsys, ["serve", "--host", "nonsense.invalid"], "'nonsense.invalid'")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        _fails(capsys, ["serve", "--port", str(port)], f"cannot listen on 127.0.0.1:{port}")
+
+
+def test_a_free_address_passes_the_serve_check():
+    import socket
+
+    from training.play.web import check_address
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    check_address("127.0.0.1", port)
+
+
+def test_bench_mistakes_are_reported_by_bench(capsys):
+    for seconds in ("0", "-1", "nan", "inf"):
+        err = _fails(capsys, ["bench", "yacht", "--seconds", seconds], "--seconds must be a positive number")
+    for batch in (["0"], ["4", "-2"], ["100000"]):
+        err = _fails(capsys, ["bench", "yacht", "--batch", *batch, "--seconds", "0.01"], "--batch sizes")
+        assert "usage:" not in err and "e.g. --batch" in err
+
+
+def test_eval_plot_of_solo_play_draws_the_score_distribution(capsys, tmp_path):
+    png = tmp_path / "solo.png"
+    assert main(["eval", "yacht", "--bots", "yacht-greedy", "--games", "30", "--plot", str(png)]) == 0
+    assert f"wrote {png}" in capsys.readouterr().out and png.read_bytes()[:4] == b"\x89PNG"
+    png.unlink()
+    assert main(["eval", "yacht", "--bots", "yacht-greedy", "random", "--solo", "--games", "20", "--json",
+                 "--plot", str(png)]) == 0
+    captured = capsys.readouterr()
+    assert [r["bot"] for r in json.loads(captured.out)] == ["yacht-greedy", "random"]
+    assert f"wrote {png}" in captured.err and png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_eval_plot_paths_are_checked_before_playing(capsys, tmp_path):
+    (tmp_path / "d.png").mkdir()
+    for plot, words in ((tmp_path / "t.txt", "not an image"), (tmp_path / "d.png", "is a directory"),
+                        (tmp_path / "no" / "t.png", "no such directory"), (tmp_path / ("x" * 300 + ".png"), "too long")):
+        for bots in (["yacht-greedy"], ["yacht-greedy", "random"]):
+            _fails(capsys, ["eval", "yacht", "--bots", *bots, "--games", "2", "--plot", str(plot)], words)
+    assert [p.name for p in tmp_path.iterdir()] == ["d.png"] and not any((tmp_path / "d.png").iterdir())
+
+
+def test_hints_fit_the_mistake(capsys):
+    for item in ("nonsense", "rainbow-greedy:nonsense", "=3"):
+        err = _fails(capsys, ["eval", "rainbow_dice", "--bots", "rainbow-greedy", "--bot-option", item],
+                     "--bot-option expects [BOT:]KEY=VALUE", "hint: e.g. --bot-option rainbow-greedy:token_value=8")
+        assert "num_players" not in err and "--rules" not in err
+    err = _fails(capsys, ["eval", "rainbow_dice", "--bots", "rainbow-greedy", "--bot-option", "depth=3"],
+                 "takes no option 'depth'", "token_value", "hint: --bot-option [BOT:]KEY=VALUE")
+    assert "madang bots" not in err
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--bot-option", "rainbow-greedy:token_value=3"],
+           "'rainbow-greedy' is not one of --bots")
+    err = _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "colour=red"], "hint: --rules takes",
+                 "reward")
+    assert "num_players" not in err.split("hint:")[1]
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--rules", "nonsense"], "hint: e.g. --rules")
+    _fails(capsys, ["train", "yacht", "--set", "nonsense"], "hint: e.g. --set num_envs=1024")
+
+
+FAKE_RAY = '''"""A stand-in for ray whose connection never answers, as ray.init on an address where nothing listens."""
+import sys
+import threading
+
+
+def is_initialized():
+    return False
+
+
+def init(address=None, **kwargs):
+    print(f"fake ray: connecting to {address}", file=sys.stderr, flush=True)
+    threading.Event().wait()
+'''
+
+
+def _with_fake_ray(tmp_path):
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "__init__.py").write_text(FAKE_RAY)
+    import os
+
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+
+
+def test_eval_ray_gives_up_on_a_cluster_that_never_answers(tmp_path):
+    """Without Ray installed: the wait for ray.init is bounded by --ray-timeout (the real one runs in
+    tests/rllib, with .venv-rllib)."""
+    import subprocess
+    import sys
+    import time
+
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+                        "--ray", "127.0.0.2:1", "--ray-timeout", "1.5"], env=_with_fake_ray(tmp_path),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and time.monotonic() - start < 60, r.stderr
+    assert "fake ray: connecting to 127.0.0.2:1" in r.stderr and "Traceback" not in r.stderr
+    assert "madang: error: --ray 127.0.0.2:1: the Ray cluster at 127.0.0.2:1 did not answer within 1.5 s" in r.stderr
+    assert "hint: " in r.stderr and "--ray-timeout" in r.stderr
+
+
+def test_ctrl_c_stops_the_wait_for_ray(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    p = subprocess.Popen([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+                          "--ray", "127.0.0.2:1", "--ray-timeout", "600"], env=_with_fake_ray(tmp_path),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "fake ray: connecting" in p.stderr.readline()
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=30) == 130
+        err = p.stderr.read()
+        assert "madang: interrupted" in err and "Traceback" not in err
+    finally:
+        p.kill()
+        p.wait()
+
+
+def test_ray_timeout_mistakes(capsys):
+    _fails(capsys, ["eval", "yacht", "--bots", "random", "--ray-timeout", "5"], "needs --ray")
+    for bad in ("0", "-1", "nan"):
+        _fails(capsys, ["eval", "yacht", "--bots", "random", "--ray", "auto", "--ray-timeout", bad],
+               "--ray-timeout must be a positive number")

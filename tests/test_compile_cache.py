@@ -1,4 +1,5 @@
-"""The compiled kernels are cached on disk: a second process loads them instead of compiling.
+"""The compiled kernels are cached on disk: a second process loads them instead of compiling,
+and a damaged cache file is replaced instead of failing every process.
 
 Two fresh processes run every kernel through the public API (``tests/compile_workload.py``)
 with an empty numba cache directory of their own: the first compiles and writes the cache,
@@ -13,6 +14,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import numpy as np
 
 WORKLOAD = Path(__file__).with_name("compile_workload.py")
 
@@ -38,5 +41,49 @@ def test_second_process_loads_every_kernel_from_the_cache(tmp_path):
     assert {f"envs.gostop.kernels.{k}" for k in gostop} <= set(warm), sorted(warm)
     rainbow = {f"envs.rainbow_dice.kernels.{k}" for k in ("new_games", "legal_mask", "step", "step_rows", "observe")}
     assert rainbow <= set(warm), sorted(rainbow - set(warm))
+    checks = {f"envs.{g}.checks.CHECKER" for g in ("yacht", "rainbow_dice", "gostop")}
+    assert checks <= set(warm), sorted(checks - set(warm))
     missed = {k: v for k, v in warm.items() if v["misses"] or not v["hits"]}
     assert not missed, f"recompiled in the second process: {missed}"
+
+
+_YACHT_RUN = ("import json; from tests.no_jit_workload import digest; from tests.compile_workload import stats; "
+              "print(json.dumps({'digest': digest('yacht'), 'kernels': stats()}))")
+
+
+def _run_yacht(cache_dir: Path) -> tuple[dict, str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir), "OMP_NUM_THREADS": "1"}
+    r = subprocess.run([sys.executable, "-c", _YACHT_RUN], capture_output=True, text=True, env=env,
+                       cwd=WORKLOAD.parent.parent)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1]), r.stderr
+
+
+def test_corrupted_cache_files_are_discarded_recompiled_and_saved_again(tmp_path):
+    """A truncated, empty or overwritten .nbi / .nbc file costs one warning naming it and a
+    recompilation, once: the next process finds a sound cache again."""
+    cold, _ = _run_yacht(tmp_path)
+    index = sorted(tmp_path.rglob("*.nbi"))
+    assert len(index) >= 5
+    # Damage the index of two kernels and the data of three others (a kernel whose index is
+    # unreadable never opens its data).
+    data = [next(p.parent.glob(p.name[: -len(".nbi")] + ".*.nbc")) for p in index[2:5]]
+    rng = np.random.default_rng(0)
+    damaged = {
+        index[0]: index[0].read_bytes()[: index[0].stat().st_size // 2],  # truncated
+        index[1]: rng.bytes(200),  # random bytes
+        data[0]: b"",  # empty
+        data[1]: data[1].read_bytes()[:40],  # truncated
+        data[2]: rng.bytes(500),
+    }
+    for path, content in damaged.items():
+        path.write_bytes(content)
+    again, stderr = _run_yacht(tmp_path)
+    assert again["digest"] == cold["digest"]
+    for path in damaged:
+        assert f"discarding the corrupted numba cache file {path}" in stderr, (path, stderr[-3000:])
+    assert stderr.count("CorruptCacheWarning") == len(damaged)
+    warm, stderr = _run_yacht(tmp_path)
+    assert "CorruptCacheWarning" not in stderr and warm["digest"] == cold["digest"]
+    missed = {k: v for k, v in warm["kernels"].items() if v["misses"] or not v["hits"]}
+    assert warm["kernels"] and not missed, f"recompiled in the third process: {missed}"

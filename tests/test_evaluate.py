@@ -128,3 +128,26 @@ def test_shards_of_a_tournament_follow_its_matches():
         np.testing.assert_array_equal(match.values_b, alone.values_b)
     with pytest.raises(ValueError, match="shard_games"):
         play_match("yacht", ["random"], 4, shard_games=0)
+
+
+def test_call_with_timeout_returns_raises_or_gives_up():
+    import threading
+    import time
+
+    from training.evaluate import call_with_timeout
+
+    assert call_with_timeout(lambda: 7, 5.0, "a quick call") == 7
+    with pytest.raises(KeyError, match="its own error"):
+        call_with_timeout(lambda: {}["its own error"], 5.0, "a failing call")
+    never = threading.Event()
+    start = time.monotonic()
+    with pytest.raises(ConnectionError, match=r"a call that blocks did not answer within 0.2 s"):
+        call_with_timeout(never.wait, 0.2, "a call that blocks")
+    assert time.monotonic() - start < 5
+    never.set()  # lets the abandoned thread finish
+
+
+def test_the_solo_result_keeps_every_score_out_of_its_json():
+    r = evaluate_solo("yacht", "yacht-greedy", 12, seed=4)
+    assert r.scores.shape == (12,) and r.scores.mean() == pytest.approx(r.mean)
+    assert "scores" not in r.as_dict() and json.dumps(r.as_dict())

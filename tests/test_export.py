@@ -152,9 +152,37 @@ def test_unknown_bots_cannot_be_exported(capsys):
     assert "unknown bot 'no-such-bot'" in capsys.readouterr().err
 
 
-def test_export_without_the_onnx_extra_says_how_to_install_it(capsys, monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "onnxscript", None)  # makes `import onnxscript` fail
+@pytest.mark.parametrize("hidden", [("onnxscript",), ("onnx", "onnxruntime", "onnxscript")])
+def test_export_without_the_onnx_extra_says_how_to_install_it(capsys, monkeypatch, tmp_path, hidden):
+    """A plain install lacks all three modules; an old one may lack onnxscript only."""
+    import importlib.util
+
+    from agents.onnx_export import EXTRA_MODULES
+
+    for module in hidden:
+        monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail
+    missing = [m for m in EXTRA_MODULES if m in hidden or importlib.util.find_spec(m) is None]
     assert main(["export", "yacht-ppo", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("madang: error: exporting needs onnxscript") and 'pip install "madang[onnx]"' in err
+    assert err.startswith(f"madang: error: exporting needs {', '.join(missing)} (the madang[onnx] extra)"), err
+    assert 'hint: pip install "madang[onnx]"' in err and 'pip install -e ".[onnx]"' in err, err
+    assert "madang bots" not in err and "Traceback" not in err
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("out", ["a file", "/dev/null", "x" * 300, "a file/below"])
+def test_export_into_something_that_is_no_directory_is_a_user_mistake(onnx_extra, capsys, tmp_path, out):
+    (tmp_path / "a file").write_text("keep me")
+    assert main(["export", "yacht-ppo", "--out", str(tmp_path / out) if out != "/dev/null" else out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("madang: error: ") and "\nhint: --out names a directory" in err, err
+    assert "Traceback" not in err and (tmp_path / "a file").read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a file"]
+
+
+@pytest.mark.parametrize("count", ["0", "-5", "10001"])
+def test_export_examples_out_of_range_is_a_user_mistake(onnx_extra, capsys, tmp_path, count):
+    assert main(["export", "yacht-ppo", "--out", str(tmp_path / "out"), "--examples", count]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("madang: error: the number of examples must be in 1..10,000"), err
+    assert "Traceback" not in err and not any(tmp_path.iterdir())

@@ -96,11 +96,12 @@ def _tiny_run(tmp_path):
     return run
 
 
-def test_ship_evaluates_a_gostop_run_seat_swapped_against_the_reference(tmp_path, capsys):
+def test_ship_evaluates_a_gostop_run_seat_swapped_against_the_reference(tmp_path, capsys, monkeypatch):
     run = _tiny_run(tmp_path)  # the shipped recipe (warm start, pool), shrunk
     capsys.readouterr()
-    weights = tmp_path / "weights"
-    assert main(["ship", str(run), "gostop-x", "--games", "12", "--weights-dir", str(weights)]) == 0
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "home" / "bots"
+    assert main(["ship", str(run), "gostop-x", "--games", "12"]) == 0
     out = capsys.readouterr().out
     assert "gostop-x against gostop-greedy" in out and "both seatings" in out
     meta = json.loads((weights / "gostop-x.json").read_text())
@@ -111,17 +112,16 @@ def test_ship_evaluates_a_gostop_run_seat_swapped_against_the_reference(tmp_path
     assert load_policy(weights / "gostop-x").game == "gostop"
     assert sorted(p.name for p in weights.iterdir()) == ["gostop-x.json", "gostop-x.pt"]
     # Another reference bot, by --against.
-    assert main(["ship", str(run), "gostop-y", "--games", "5", "--against", "random",
-                 "--weights-dir", str(weights)]) == 0
+    assert main(["ship", str(run), "gostop-y", "--games", "5", "--against", "random"]) == 0
     assert json.loads((weights / "gostop-y.json").read_text())["shipped_evaluation"]["bot_b"] == "random"
 
 
 def test_ship_writes_nothing_unless_the_evaluation_succeeds(tmp_path, capsys, monkeypatch):
     run = tmp_path / "run"
     save_policy(ActorCritic(GoStop.obs_size, GoStop.num_actions, (8,)), run / "policy", "gostop")
-    weights = tmp_path / "weights"
-    assert main(["ship", str(run), "gostop-x", "--games", "3", "--against", "yacht-greedy",
-                 "--weights-dir", str(weights)]) == 2
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "home" / "bots"
+    assert main(["ship", str(run), "gostop-x", "--games", "3", "--against", "yacht-greedy"]) == 2
     assert "yacht-greedy" in capsys.readouterr().err
     assert not weights.exists() or not any(weights.iterdir())
 
@@ -130,7 +130,7 @@ def test_ship_writes_nothing_unless_the_evaluation_succeeds(tmp_path, capsys, mo
 
     monkeypatch.setattr(training.evaluate, "seat_swapped_match", broken)
     with pytest.raises(RuntimeError, match="crashed"):
-        main(["ship", str(run), "gostop-x", "--games", "3", "--weights-dir", str(weights)])
+        main(["ship", str(run), "gostop-x", "--games", "3"])
     assert not weights.exists() or not any(weights.iterdir())
 
 

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import http.client
 import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -10,7 +18,12 @@ from starlette.testclient import TestClient
 import agents
 from envs.gostop import cards as C
 from training.cli import build_parser
+from play_pages import serving
+from training.play.guard import allowed_hosts
+from training.play.session import Session
 from training.play.web import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
 
 QUICK_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 CARD_KEYS = {"hand", "layout", "captured", "played", "flipped", "card"}
@@ -24,9 +37,12 @@ class Clock:
         return self.now
 
 
+BASE = "http://127.0.0.1:8000"
+
+
 @pytest.fixture
 def client():
-    return TestClient(create_app(max_games=3, expire_s=60.0, clock=Clock()))
+    return TestClient(create_app(max_games=3, expire_s=60.0, clock=Clock()), base_url=BASE)
 
 
 def new_game(client, game="gostop", **body):
@@ -128,8 +144,13 @@ BAD_NEW_GAMES = [
     ({"game": "gostop", "bots": []}, "takes 1 bot(s)"),
     ({"game": "yacht", "seat": 2}, "seat must be an int in 0..1"),
     ({"game": "yacht", "seat": "0"}, "seat must be an integer"),
-    ({"game": "yacht", "seed": -3}, "seed must be an int"),
-    ({"game": "yacht", "seed": 2**70}, "seed must be an int"),
+    ({"game": "yacht", "seed": 1.5}, "seed must be an int"),
+    ({"game": "yacht", "seed": True}, "seed must be an int"),
+    ({"game": "yacht", "seed": "1e5"}, "seed must be an int"),
+    ({"game": "yacht", "seed": "\u00b2"}, "seed must be an int"),
+    ({"game": "yacht", "seed": ""}, "seed must be an int"),
+    ({"game": "yacht", "seed": "1" * 41}, "seed must be an int"),
+    ({"game": "yacht", "seed": [1]}, "seed must be an integer or a string"),
     ({"game": "yacht", "colour": "red"}, "unknown field"),
 ]
 
@@ -196,8 +217,9 @@ def test_gostop_json_never_shows_the_other_hand_or_the_stock(client, seed):
         assert g["view"]["hand"] == C.ids_of(state.hands[0, me])
         assert g["view"]["hand_sizes"][1 - me] == len(other_hand) and g["view"]["stock_size"] == len(stock)
         text = json.dumps(g)
-        for word in ('"hands"', '"stock"', '"seed"', '"order"'):
+        for word in ('"hands"', '"stock"', '"order"'):
             assert word not in text
+        assert g["seed"] == str(seed)  # the person chose it
         if g["over"]:
             break
         g = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][0]["id"]}).json()
@@ -211,3 +233,307 @@ def test_solitaire_and_four_seats(client, game, bots, seat):
         g = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][-1]["id"]}).json()
     assert [s["seat"] for s in g["standings"]] == list(range(len(bots) + 1))
     assert any(s["winner"] for s in g["standings"])
+
+
+# ------------------------------------------------------------------ seeds
+def test_a_seed_beyond_2_53_is_exact_as_a_string_and_replays_the_game(client):
+    big = "9007199254740993"  # 2**53 + 1: a JavaScript number would make it ...992
+    a = new_game(client, "gostop", seed=big)
+    assert a["seed"] == big
+    client.delete(f"/api/games/{a['id']}")
+    b = new_game(client, "gostop", seed=int(big))
+    assert b["view"] == a["view"] and b["seed"] == big
+
+
+def test_seed_strings_follow_the_one_seed_rule(client):
+    a = new_game(client, "yacht", seed="-1")
+    assert a["seed"] == str(2**64 - 1)  # the seed that replays it
+    b = new_game(client, "yacht", seed=str(2**64 - 1))
+    assert b["view"] == a["view"]
+
+
+def play_out(client, g):
+    while not g["over"]:
+        assert g["seed"] is None or g["seed"].isdigit()
+        g = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][-1]["id"]}).json()
+    return g
+
+
+def test_an_unchosen_seed_is_shown_only_when_the_game_is_over(client):
+    g = new_game(client, "yacht")
+    assert g["seed"] is None  # it would tell the dice to come
+    g = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][-1]["id"]}).json()
+    assert g["seed"] is None
+    g = play_out(client, g)
+    assert g["seed"].isdigit()
+    replay = play_out(client, new_game(client, "yacht", seed=g["seed"]))
+    assert [e["text"] for e in replay["log"]] == [e["text"] for e in g["log"]]
+    assert replay["standings"] == g["standings"]
+
+
+# ------------------------------------------------------------------ parsing bounds
+DEEP = [
+    (b"[" * 1100 + b"]" * 1100, "nested too deeply"),
+    (b'{"action": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested too deeply"),
+    (b'{"action": ' + b"[" * 900 + b"]" * 900 + b"}", "action must be an integer, got a list"),
+    (b'{"action": {"a": ' * 400 + b"1" + b"}" * 801, "malformed JSON"),
+]
+
+
+@pytest.mark.parametrize("body, message", DEEP)
+def test_deep_json_is_a_400_not_a_500(client, body, message):
+    g = new_game(client, seed=2)
+    for path in (f"/api/games/{g['id']}/moves", "/api/games"):
+        r = client.post(path, content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "error" in r.json(), (path, r.status_code, r.text[:200])
+    r = client.post(f"/api/games/{g['id']}/moves", content=body, headers={"content-type": "application/json"})
+    assert message in r.json()["error"]
+    assert client.get(f"/api/games/{g['id']}").json() == g
+
+
+def test_a_chunked_body_over_the_limit_is_refused(client):
+    g = new_game(client, seed=2)
+    chunks = iter([b'{"action": 0' + b" " * 4000] + [b" " * 4096] * 10 + [b"}"])
+    r = client.post(f"/api/games/{g['id']}/moves", content=chunks, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "over 16384 bytes" in r.json()["error"]
+    assert r.headers["connection"] == "close"
+
+
+# ------------------------------------------------------------------ hostile pages
+def test_posts_must_be_json(client):
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", None):
+        headers = {} if kind is None else {"content-type": kind}
+        r = client.post("/api/games", content=b'{"game": "yacht"}', headers=headers)
+        assert r.status_code == 415 and "application/json" in r.json()["error"], kind
+    g = new_game(client, seed=1)
+    r = client.post(f"/api/games/{g['id']}/moves", content=b'{"action": 0}', headers={"content-type": "text/plain"})
+    assert r.status_code == 415
+    assert len(client.app.state.store) == 1
+    r = client.post("/api/games", content=b'{"game": "yacht"}', headers={"content-type": "application/json; charset=utf-8"})
+    assert r.status_code == 201
+
+
+def test_another_sites_page_is_refused(client):
+    for origin in ("http://evil.example", "null", "http://127.0.0.1:9999", "https://localhost:8000"):
+        r = client.post("/api/games", json={"game": "yacht"}, headers={"origin": origin})
+        assert r.status_code == 403 and "another site" in r.json()["error"], origin
+    g = new_game(client, seed=1)
+    assert client.delete(f"/api/games/{g['id']}", headers={"origin": "http://evil.example"}).status_code == 403
+    assert client.get(f"/api/games/{g['id']}", headers={"origin": "http://evil.example"}).status_code == 403
+    assert len(client.app.state.store) == 1
+    r = client.post("/api/games", json={"game": "yacht"}, headers={"origin": BASE})  # the page itself
+    assert r.status_code == 201
+
+
+def test_only_the_served_host_names_are_answered():
+    app = create_app()
+    for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example", "192.168.1.5:8000"):
+        r = TestClient(app, base_url=f"http://{host}").get("/api/games")
+        assert r.status_code == 400 and "does not answer to the host" in r.json()["error"], host
+    for host in ("127.0.0.1:8000", "localhost:8000", "[::1]:8000", "LOCALHOST"):
+        assert TestClient(app, base_url=f"http://{host}").get("/api/games").status_code == 200, host
+    served = create_app(hosts=allowed_hosts("play.lan"))
+    assert TestClient(served, base_url="http://play.lan:8000").get("/").status_code == 200
+    assert TestClient(served, base_url="http://evil.example:8000").get("/").status_code == 400
+    anywhere = create_app(hosts=allowed_hosts("0.0.0.0"), any_ip=True)
+    assert TestClient(anywhere, base_url="http://192.168.1.5:8000").get("/").status_code == 200
+    assert TestClient(anywhere, base_url="http://evil.example:8000").get("/").status_code == 400
+
+
+# ------------------------------------------------------------------ leaving
+def test_a_left_game_frees_its_slot():
+    client = TestClient(create_app(max_games=1), base_url=BASE)
+    g = new_game(client, seed=1)
+    assert client.post("/api/games", json={"game": "yacht"}).status_code == 429
+    assert client.delete(f"/api/games/{g['id']}").status_code == 204
+    assert new_game(client, seed=1)["id"] != g["id"]
+
+
+# ------------------------------------------------------------------ on a real socket (uvicorn)
+def call(base, method, path, body=None, headers=None, timeout=30.0):
+    """(status, headers, JSON or None) of one request to the server at ``base``."""
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=timeout)
+    data = None if body is None else json.dumps(body).encode()
+    hdrs = {"content-type": "application/json", **(headers or {})} if data is not None else dict(headers or {})
+    try:
+        conn.request(method, path, body=data, headers=hdrs)
+        r = conn.getresponse()
+        raw = r.read()
+        kind = r.getheader("content-type") or ""
+        return r.status, dict(r.getheaders()), json.loads(raw) if raw and "json" in kind else None
+    finally:
+        conn.close()
+
+
+def raw_exchange(base, head: bytes, send_body=None, timeout=20.0):
+    """Send ``head`` (request line and headers) on a fresh socket, then ``send_body(sock)`` in a
+    thread; return (the bytes the server answered until it closed, bytes of body sent)."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=timeout)
+    sent = [0]
+
+    def pump():
+        try:
+            send_body(sock, sent)
+        except OSError:  # the server closed the connection: what a refusal should do
+            pass
+
+    sock.sendall(head)
+    thread = threading.Thread(target=pump, daemon=True) if send_body else None
+    if thread:
+        thread.start()
+    answer = b""
+    try:
+        while chunk := sock.recv(65536):
+            answer += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    finally:
+        sock.close()
+    if thread:
+        thread.join(timeout)
+    return answer, sent[0]
+
+
+def rss_mb() -> float:
+    from benchmarks.play_load import rss_mb as of_process
+
+    return of_process(os.getpid())
+
+
+def test_a_huge_content_length_is_refused_before_any_body_is_read():
+    with serving(create_app()) as base:
+        head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 262144000\r\n\r\n")
+        answer, _ = raw_exchange(base, head)  # no body is ever sent: the answer must not wait for it
+    assert answer.startswith(b"HTTP/1.1 413") and b"over 16384 bytes" in answer
+    assert b"connection: close" in answer.lower()
+
+
+def test_a_chunked_body_is_read_only_up_to_the_limit():
+    def endless(sock, sent):
+        chunk = b"10000\r\n" + b" " * 0x10000 + b"\r\n"
+        while sent[0] < 250 * 2**20:
+            sock.sendall(chunk)
+            sent[0] += len(chunk)
+
+    with serving(create_app()) as base:
+        before = rss_mb()
+        head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n")
+        answer, sent = raw_exchange(base, head, endless)
+        grown = rss_mb() - before
+    assert answer.startswith(b"HTTP/1.1 413") and b"over 16384 bytes" in answer
+    assert sent < 64 * 2**20, f"the server read on after refusing: {sent} bytes sent"
+    assert grown < 50, f"memory grew by {grown:.0f} MB"
+
+
+def test_a_body_that_never_comes_times_out():
+    with serving(create_app(body_timeout_s=0.5)) as base:
+        head = (b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n{\"game\": ")
+        answer, _ = raw_exchange(base, head)
+        assert call(base, "GET", "/api/games")[0] == 200  # and the server goes on
+    assert answer.startswith(b"HTTP/1.1 408") and b"did not arrive within 0.5 s" in answer
+
+
+def test_bot_work_is_bounded_and_never_holds_up_reading(monkeypatch):
+    app = create_app(workers=1, max_pending=1)
+    with serving(app) as base:
+        a = call(base, "POST", "/api/games", {"game": "yacht", "bots": ["random"], "seed": 1})[2]
+        b = call(base, "POST", "/api/games", {"game": "yacht", "bots": ["random"], "seed": 2})[2]
+        release, original = threading.Event(), Session.play
+
+        def slow_play(self, action):
+            release.wait(60)
+            return original(self, action)
+
+        monkeypatch.setattr(Session, "play", slow_play)
+        results = []
+        mover = threading.Thread(target=lambda: results.append(
+            call(base, "POST", f"/api/games/{a['id']}/moves", {"action": a["moves"][-1]["id"]}, timeout=90)))
+        mover.start()
+        for _ in range(500):
+            if app.state.pool.pending == 1:
+                break
+            time.sleep(0.01)
+        assert app.state.pool.pending == 1
+        # Reading a game, the page's files and the catalog do not wait for the bot thread.
+        for path in (f"/api/games/{a['id']}", f"/api/games/{b['id']}", "/static/style.css", "/", "/api/games"):
+            assert call(base, "GET", path)[0] == 200, path
+        assert mover.is_alive()
+        # One move in flight per game.
+        status, _, data = call(base, "POST", f"/api/games/{a['id']}/moves", {"action": a["moves"][0]["id"]})
+        assert status == 409 and "still being played" in data["error"]
+        # The pool is full: another game's move, and a new game, get 503 with Retry-After.
+        for path, body in ((f"/api/games/{b['id']}/moves", {"action": b["moves"][-1]["id"]}),
+                           ("/api/games", {"game": "yacht"})):
+            status, headers, data = call(base, "POST", path, body)
+            assert status == 503 and int(headers["retry-after"]) >= 1 and "busy" in data["error"], path
+        release.set()
+        mover.join(60)
+        assert results[0][0] == 200 and len(results[0][2]["log"]) > len(a["log"])
+        assert call(base, "POST", f"/api/games/{b['id']}/moves", {"action": b["moves"][-1]["id"]})[0] == 200
+        assert call(base, "GET", f"/api/games/{b['id']}")[2]["log"] != b["log"]
+
+
+COLD_START = """
+import json, sys, threading
+sys.path.insert(0, "tests")
+from envs.rainbow_dice import turn_dp
+builds = []
+original = turn_dp.reach_probabilities
+turn_dp.reach_probabilities = lambda: builds.append(1) or original()
+from play_pages import serving
+from test_play_web import call
+from training.play.web import create_app, warm_all
+if sys.argv[1] == "warm":
+    warm_all()
+statuses = []
+with serving(create_app()) as base:
+    body = {"game": "rainbow_dice", "bots": ["rainbow-greedy"], "seat": 1}
+    threads = [threading.Thread(target=lambda: statuses.append(call(base, "POST", "/api/games", body, timeout=300)[0]))
+               for _ in range(8)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+print(json.dumps({"statuses": statuses, "builds": len(builds)}))
+"""
+
+
+@pytest.mark.parametrize("start", ["cold", "warm"])
+def test_eight_first_games_build_the_bot_tables_once(start):
+    """8 simultaneous first rainbow-greedy games, in a fresh process: one build of the reach
+    table (on the first game, or before the server starts with ``warm_all``)."""
+    out = subprocess.run([sys.executable, "-c", COLD_START, start], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
+                         cwd=ROOT)
+    assert out.returncode == 0, out.stderr[-3000:]
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result == {"statuses": [201] * 8, "builds": 1}
+
+
+@pytest.mark.soak
+def test_a_short_load_on_loopback_has_no_server_errors_and_flat_memory():
+    """``benchmarks/play_load.py`` at a small size (its full size is a manual run)."""
+    from benchmarks.play_load import main
+
+    figures = main(["--clients", "4", "--seconds", "10", "--cold", "2"])
+    assert figures["server_errors"] == 0 and figures["transport_errors"] == 0
+    assert figures["peak_mib"] - figures["warm_mib"] < 100
+
+
+def test_a_damaged_user_bot_is_reported_at_warm_up_and_refused(monkeypatch, tmp_path):
+    from training.play.web import warm_all
+
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path))
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "broken.json").write_text(json.dumps({"game": "yacht", "description": "damaged"}))
+    (tmp_path / "bots" / "broken.pt").write_bytes(b"not a torch file")
+    warnings = []
+    warm_all(warn=warnings.append)
+    assert warnings and all("the bot 'broken' cannot play" in w for w in warnings)
+    assert any("cannot play yacht" in w for w in warnings)
+    client = TestClient(create_app(), base_url=BASE)
+    r = client.post("/api/games", json={"game": "yacht", "bots": ["broken"]})
+    assert r.status_code == 400 and "broken" in r.json()["error"]

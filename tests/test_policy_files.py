@@ -52,6 +52,13 @@ def _hostile_files(tmp_path):
     def pt_object(obj):
         return lambda pt, js: torch.save(obj, pt)
 
+    def pt_with(value):  # the saved weights with one tensor's first entry set to value
+        def f(pt, js):
+            state = torch.load(pt, weights_only=True)
+            state["trunk.0.weight"][0, 0] = value
+            torch.save(state, pt)
+        return f
+
     def pt_pickle(pt, js):
         with open(pt, "wb") as f:
             pickle.dump(Evil(), f)
@@ -74,6 +81,11 @@ def _hostile_files(tmp_path):
         ("json list", lambda pt, js: js.write_text("[1, 2]")),
         ("json garbage", lambda pt, js: js.write_text("{not json")),
         ("json binary", lambda pt, js: js.write_bytes(b"\xff\xfe\x00")),
+        ("json nested 200,000 deep", lambda pt, js: js.write_text(
+            js.read_text()[:-2] + ', "deep": ' + "[" * 200_000 + "]" * 200_000 + "}")),
+        ("json nested 500 deep", write_meta(notes=json.loads("[" * 500 + "]" * 500))),
+        ("training_config a list", write_meta(training_config=[1])),
+        ("game_config a string", write_meta(training_config={"game_config": "solo"})),
         ("pt empty", pt_bytes(b"")),
         ("pt garbage", pt_bytes(b"PK\x03\x04 not really a zip")),
         ("pt pickle", pt_pickle),
@@ -84,13 +96,15 @@ def _hostile_files(tmp_path):
         ("pt missing tensor", pt_object({"policy.bias": torch.zeros(NUM_ACTIONS)})),
         ("pt ints", pt_object({k: torch.zeros(v.shape, dtype=torch.int64) for k, v in
                                ActorCritic(OBS_SIZE, NUM_ACTIONS, (8, 8)).state_dict().items()})),
+        ("pt NaN", pt_with(float("nan"))),
+        ("pt inf", pt_with(float("inf"))),
         ("pt missing", lambda pt, js: pt.unlink()),
         ("json missing", lambda pt, js: js.unlink()),
     ]
 
 
 @pytest.mark.filterwarnings("ignore:Detected pickle protocol:UserWarning")
-@pytest.mark.parametrize("case", range(27))
+@pytest.mark.parametrize("case", range(33))
 def test_every_bad_policy_file_is_a_value_error_naming_it(tmp_path, case, capsys):
     label, mutate = _hostile_files(tmp_path)[case]
     pt, js = _saved(tmp_path)
@@ -105,7 +119,7 @@ def test_every_bad_policy_file_is_a_value_error_naming_it(tmp_path, case, capsys
 
 
 def test_hostile_file_cases_are_all_covered(tmp_path):
-    assert len(_hostile_files(tmp_path)) == 27
+    assert len(_hostile_files(tmp_path)) == 33
 
 
 def test_agents_load_takes_paths_to_policy_files_and_run_directories(tmp_path):

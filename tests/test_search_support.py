@@ -127,7 +127,7 @@ def test_sample_states_rejects_bad_input():
     with pytest.raises(ValueError, match="observation 0"):
         game.sample_states(broken, np.zeros((1, 2), int))
     over = state.copy()
-    over.done[0], over.phase[0] = True, 4
+    over.done[0], over.phase[0], over.reason[0] = True, 4, 4  # a deal ended in a nagari
     with pytest.raises(ValueError, match="finished deal"):
         game.sample_states(game.observe(over), np.zeros((1, 2), int))
 

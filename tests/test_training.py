@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -224,6 +225,121 @@ def test_resume_from_a_damaged_checkpoint_is_a_user_error(tmp_path, capsys, cont
         PPOTrainer.load(run / "checkpoint.pt")
 
 
+def _nan_at(key, tensor):
+    def f(c):
+        c[key][tensor].view(-1)[0] = float("nan")
+    return f
+
+
+def _set(key, value):
+    def f(c):
+        c[key] = value
+    return f
+
+
+def _config(**change):
+    def f(c):
+        c["config"] = json.dumps({**json.loads(c["config"]), **change})
+    return f
+
+
+def _optimizer(change):
+    def f(c):
+        change(c["optimizer"])
+    return f
+
+
+DEEP = "[" * 200_000 + "]" * 200_000
+TAMPERINGS = {  # a loadable checkpoint changed in one way: each must be refused before anything is written
+    "no model": lambda c: c.pop("model"),
+    "a model tensor of the wrong shape": lambda c: c["model"].update({"trunk.0.weight": torch.zeros(3, 3)}),
+    "a model tensor missing": lambda c: c["model"].pop("policy.bias"),
+    "a model of ints": lambda c: c.update(model={k: v.long() for k, v in c["model"].items()}),
+    "NaN weights": _nan_at("model", "policy.weight"),
+    "NaN in a snapshot": _nan_at("snapshot_0", "value.bias"),
+    "a snapshot of another network": lambda c: c.update(snapshot_0={"w": torch.zeros(1)}),
+    "a snapshot key without a number": lambda c: c.update(snapshot_x=c["snapshot_0"]),
+    "torch rng state of the wrong size": lambda c: c.update(torch_rng=c["torch_rng"][:100]),
+    "torch rng state of floats": lambda c: c.update(torch_rng=c["torch_rng"].float()),
+    "numpy rng state of the wrong size": lambda c: c.update(np_rng=json.dumps(
+        {**json.loads(c["np_rng"]), "state": {"state": 1}})),
+    "numpy rng state of another generator": lambda c: c.update(np_rng=json.dumps(
+        {**json.loads(c["np_rng"]), "bit_generator": "MT19937"})),
+    "global_step 'abc'": _set("global_step", "abc"),
+    "global_step negative": _set("global_step", -512),
+    "update a float": _set("update", 1.5),
+    "bc_done a string": _set("bc_done", "yes"),
+    "bc_stats a list": _set("bc_stats", "[1]"),
+    "an optimizer without groups": _optimizer(lambda o: o.update(param_groups=[])),
+    "an optimizer group without params": _optimizer(lambda o: o["param_groups"][0].pop("params")),
+    "an optimizer learning rate 'abc'": _optimizer(lambda o: o["param_groups"][0].update(lr="abc")),
+    "other optimizer betas": _optimizer(lambda o: o["param_groups"][0].update(betas=(2.0, 0.999))),
+    "an optimizer moment of the wrong shape": _optimizer(lambda o: o["state"][0].update(exp_avg=torch.zeros(2))),
+    "a NaN optimizer moment": _optimizer(lambda o: o["state"][1]["exp_avg_sq"].fill_(float("nan"))),
+    "a negative second moment": _optimizer(lambda o: o["state"][1]["exp_avg_sq"].fill_(-1.0)),
+    "an optimizer state for a parameter that does not exist": _optimizer(lambda o: o["state"].update(
+        {99: o["state"][0]})),
+    "no optimizer": lambda c: c.pop("optimizer"),
+    "config [1]": _set("config", "[1]"),
+    "config not JSON": _set("config", "{oops"),
+    "config nested 200,000 deep": _set("config", '{"game_config": ' + DEEP + "}"),
+    "config nested 100 deep": _config(game_config={"x": json.loads("[" * 100 + "]" * 100)}),
+    "bc_stats nested 200,000 deep": _set("bc_stats", DEEP),
+    "config with an unknown field": _config(colour="red"),
+    "config with a mistyped field": _config(num_envs="many"),
+    "config of a huge network": _config(hidden=[100_000, 100_000, 100_000]),
+    "config of another game": _config(game="chess"),
+    "config with a table the game does not have": _config(game_config={"num_players": 9}),
+    "config with an unknown rules option": _config(game_config={"colour": 1}),
+    "config with an unknown opponent": _config(game_config={"num_players": 2}, opponents=["nobody"]),
+    "config with a device that is none": _config(device="quantum"),
+}
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    """A tiny `madang train` run (one update, checkpointed) to tamper with."""
+    run = tmp_path_factory.mktemp("tamper") / "run"
+    assert main(["train", "yacht", "--run-dir", str(run), "--total-steps", "512", "--num-envs", "32",
+                 "--eval-games", "20", "--set", "num_steps=16", "minibatch_size=256", "hidden=[16,16]",
+                 "eval_every=1", "checkpoint_every=1"]) == 0
+    return run
+
+
+def _snapshot(directory):
+    return {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("label", sorted(TAMPERINGS))
+def test_resume_from_a_tampered_checkpoint_is_refused_before_anything_is_written(
+        finished_run, tmp_path, capsys, label):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    path = run / "checkpoint.pt"
+    ckpt = torch.load(path, weights_only=True)
+    TAMPERINGS[label](ckpt)
+    torch.save(ckpt, path)
+    before = _snapshot(run)
+    capsys.readouterr()
+    assert main(["train", "yacht", "--run-dir", str(run), "--resume", "--total-steps", "1024"]) == 2, label
+    err = capsys.readouterr().err
+    assert err.startswith("madang: error: ") and str(path) in err and "Traceback" not in err, (label, err)
+    assert _snapshot(run) == before, label
+    with pytest.raises(ValueError, match=re.escape(str(path))):
+        PPOTrainer.load(path)
+
+
+def test_the_untampered_checkpoint_resumes(finished_run, tmp_path):
+    import shutil
+
+    run = tmp_path / "run"
+    shutil.copytree(finished_run, run)
+    assert main(["train", "yacht", "--run-dir", str(run), "--resume", "--total-steps", "1024"]) == 0
+    assert load_policy(run / "policy").metadata["global_step"] == 1024
+
+
 def test_a_tensor_file_without_a_config_is_not_a_checkpoint(tmp_path):
     path = tmp_path / "checkpoint.pt"
     torch.save({"model": {}}, path)
@@ -274,11 +390,12 @@ def test_shipped_policies_load_by_name(tmp_path, monkeypatch):
         agents.load("yacht-test")
 
 
-def test_ship_cli_copies_and_evaluates(tmp_path, capsys):
+def test_ship_cli_copies_and_evaluates(tmp_path, capsys, monkeypatch):
     run = tmp_path / "run"
     save_policy(ActorCritic(156, 44, (8, 8)), run / "policy", "yacht", global_step=7)
-    weights = tmp_path / "weights"
-    assert main(["ship", str(run), "yacht-x", "--games", "30", "--weights-dir", str(weights)]) == 0
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "home" / "bots"
+    assert main(["ship", str(run), "yacht-x", "--games", "30"]) == 0
     meta = json.loads((weights / "yacht-x.json").read_text())
     assert meta["global_step"] == 7 and meta["shipped_evaluation"]["games"] == 30
     assert 0 < meta["shipped_evaluation"]["fraction_of_optimum"] < 1

@@ -155,15 +155,15 @@ def test_shipped_rainbow_config_is_valid():
     assert all(s.game_config["copies_per_hand"] == 10 for s in specs)
 
 
-def test_ship_from_the_checkpoint_of_a_run(tmp_path):
+def test_ship_from_the_checkpoint_of_a_run(tmp_path, monkeypatch):
     from agents.policy_files import load_policy
     from training.cli import main
 
     trainer = PPOTrainer(tiny(mix=[], game_config={"num_players": 1}, opponent_pool={}))
     trainer.train(checkpoint_path=tmp_path / "run" / "checkpoint.pt")
-    weights = tmp_path / "weights"
-    assert main(["ship", str(tmp_path / "run"), "rainbow-x", "--checkpoint", "--games", "20",
-                 "--weights-dir", str(weights)]) == 0
+    monkeypatch.setenv("MADANG_HOME", str(tmp_path / "home"))
+    weights = tmp_path / "home" / "bots"
+    assert main(["ship", str(tmp_path / "run"), "rainbow-x", "--checkpoint", "--games", "20"]) == 0
     bot = load_policy(weights / "rainbow-x")
     assert bot.metadata["global_step"] == trainer.global_step and bot.metadata["shipped_evaluation"]["games"] == 20
     for a, b in zip(trainer.model.state_dict().values(), bot.model.state_dict().values()):

@@ -10,9 +10,11 @@ its traceback.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import math
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from envs.registration import GAMES
@@ -41,13 +43,14 @@ def user_input(hint: str = ""):
         raise UsageError(str(e), hint) from e
 
 
-def _key_values(items, flag: str) -> dict:
-    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON (``3``, ``null``, ``[1]``) is decoded."""
+def _key_values(items, flag: str, example: str) -> dict:
+    """``KEY=VALUE`` strings as a dict; a VALUE that parses as JSON (``3``, ``null``, ``[1]``) is decoded.
+    A malformed item is a :class:`UsageError` whose hint is ``e.g. {flag} {example}``."""
     out = {}
     for item in items or []:
         key, eq, value = item.partition("=")
         if not eq or not key:
-            raise UsageError(f"{flag} expects KEY=VALUE, got {item!r}", f"e.g. {flag} num_players=2")
+            raise UsageError(f"{flag} expects KEY=VALUE, got {item!r}", f"e.g. {flag} {example}")
         try:
             out[key] = json.loads(value)
         except ValueError:
@@ -72,15 +75,22 @@ def _bots_hint(game: str) -> str:
 def _load_bots(names, game: str, options: dict | None = None) -> list:
     """Load the named bots (with ``options``, keyed by bot name or ``None`` for all), checking the game."""
     import agents
+    from agents.registry import BotOptionError
 
     bots = []
-    with user_input(_bots_hint(game)):
-        for name in names:
-            kwargs = {**(options or {}).get(None, {}), **(options or {}).get(name, {})}
+    for name in names:
+        kwargs = {**(options or {}).get(None, {}), **(options or {}).get(name, {})}
+        try:
             bot = agents.load(name, **kwargs)
+        except BotOptionError as e:
+            raise UsageError(str(e), "--bot-option [BOT:]KEY=VALUE gives a bot a constructor option; "
+                                     "without BOT: every bot gets it") from e
+        except ValueError as e:
+            raise UsageError(str(e), _bots_hint(game)) from e
+        with user_input(_bots_hint(game)):
             if hasattr(bot, "check_game"):
                 bot.check_game(game)
-            bots.append(bot)
+        bots.append(bot)
     return bots
 
 
@@ -117,9 +127,15 @@ def _cmd_play(args) -> int:
 
 
 def _cmd_serve(args) -> int:
-    from .play.web import serve
+    from .play.web import check_address, serve
 
+    with user_input("e.g. madang serve --port 8080 (the default host 127.0.0.1 is this machine only)"):
+        check_address(args.host, args.port)
     return serve(args.host, args.port, bots=args.bot or ())
+
+
+MAX_BENCH_BATCH = 65_536
+"""The largest batch ``madang bench`` measures (a batch's states live in memory at once)."""
 
 
 def _cmd_bench(args) -> int:
@@ -127,6 +143,12 @@ def _cmd_bench(args) -> int:
 
     games = [args.game] if args.game else sorted(GAMES)
     batches = args.batch or list(DEFAULT_BATCHES)
+    if not all(1 <= b <= MAX_BENCH_BATCH for b in batches):
+        raise UsageError(f"--batch sizes must be in 1..{MAX_BENCH_BATCH:,}, got {args.batch}",
+                         "e.g. --batch 1 256 4096")
+    if not (math.isfinite(args.seconds) and args.seconds > 0):
+        raise UsageError(f"--seconds must be a positive number of seconds per measurement, got {args.seconds}",
+                         "e.g. --seconds 0.5")
     if not args.json:
         print(f"{'game':<14}{'batch':>7}{'core steps/s':>15}{'numpy oracle':>14}{'ratio':>8}"
               f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}")
@@ -208,20 +230,17 @@ def _check_training_setup(config) -> None:
         if names:
             names = names * (game.num_players - 1) if len(names) == 1 else names
             resolve_opponents(game, ["random" if n == "self" else n for n in names])
-    try:
-        device = torch.device(config.device)
-    except RuntimeError:
-        raise ValueError(f"device {config.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
-    if device.type == "cuda" and not torch.cuda.is_available():
+    if torch.device(config.device).type == "cuda" and not torch.cuda.is_available():  # a device: validate()
         raise ValueError(f"device {config.device!r}: this machine has no CUDA device (use --device cpu)")
 
 
 def _cmd_train(args) -> int:
+    from .checkpoint import CheckpointError
     from .ppo import PPOConfig, PPOTrainer
-    from .run import default_config, run_training
+    from .run import default_config, resume_trainer, run_training
 
     fields = _read_config(args.config, args.game) if args.config else default_config(args.game).to_dict()
-    overrides = _key_values(args.set, "--set")
+    overrides = _key_values(args.set, "--set", "num_envs=1024 (a field of PPOConfig, training/ppo.py)")
     for key in ("total_steps", "num_envs", "seed", "device", "eval_games"):
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
@@ -234,23 +253,39 @@ def _cmd_train(args) -> int:
                          "start the run without --resume, or pass the --run-dir of an earlier run")
     if not args.resume and ckpt.exists():
         raise UsageError(f"{ckpt} exists", "pass --resume to continue it, or choose another --run-dir")
+    damaged = "the file is damaged or not a checkpoint: restore it, or start a new run in another --run-dir"
     if args.resume:
-        with user_input("the file is damaged or not a checkpoint: restore it, or start a new run in another --run-dir"):
+        with user_input(damaged):
             saved = PPOTrainer.read_checkpoint(ckpt)
-    with user_input("see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"):
+    fields_hint = "see the config fields in training/ppo.py (PPOConfig); --set KEY=VALUE overrides one"
+    with user_input(fields_hint):
         config = PPOConfig.from_dict({**fields, **overrides, "game": args.game})
         # On --resume the checkpoint's config applies (its total_steps included), with the
         # command line's overrides on top.
         final = PPOTrainer.checkpoint_config(saved, **overrides) if args.resume else config
         if args.resume:
             config.total_steps = final.total_steps
+    try:
         _check_training_setup(final)
+    except ValueError as e:
+        if not args.resume:
+            raise UsageError(str(e), fields_hint) from e
+        mine = " with your overrides" if overrides else ""
+        raise UsageError(f"{ckpt}: the checkpoint's config{mine} does not fit: {e}",
+                         "--set KEY=VALUE (and --device, --num-envs, ...) override a field of the "
+                         "checkpoint's config; or restore the file") from e
     whole = -(-final.total_steps // final.rollout_size) * final.rollout_size
     if whole != final.total_steps:
         print(f"madang: note: total_steps {final.total_steps:,} rounded up to {whole:,}, whole rollouts "
               f"of {final.num_envs} games x {final.num_steps} steps", file=sys.stderr)
         overrides["total_steps"] = config.total_steps = whole
-    run_training(config, run_dir, resume=args.resume, overrides=overrides,
+    trainer = None
+    if args.resume:  # every part of the checkpoint is checked before anything is written
+        try:
+            trainer = resume_trainer(config, run_dir, overrides)
+        except CheckpointError as e:
+            raise UsageError(str(e), damaged) from e
+    run_training(config, run_dir, resume=args.resume, overrides=overrides, trainer=trainer,
                  time_budget_s=None if args.minutes is None else 60 * args.minutes)
     return 0
 
@@ -268,7 +303,7 @@ def _cmd_eval(args) -> int:
     example = f"e.g. madang eval {args.game} --bots " + " ".join(DEMO_BOTS[args.game][:2])
     if args.games < 1:
         raise UsageError(f"--games must be positive, got {args.games}", example)
-    rules = _key_values(args.rules, "--rules")
+    rules = _key_values(args.rules, "--rules", "copies_per_hand=null (an option of the game's rules)")
     if "num_players" in rules:
         raise UsageError("--rules num_players: the bots set the table (one bot: solo; more: two-player "
                          "games between every two)", example)
@@ -276,8 +311,17 @@ def _cmd_eval(args) -> int:
     for item in args.bot_option or []:
         key_part = item.partition("=")[0]
         target, _, key = key_part.rpartition(":")
+        if not key or "=" not in item:
+            raise UsageError(f"--bot-option expects [BOT:]KEY=VALUE, got {item!r}",
+                             "e.g. --bot-option rainbow-greedy:token_value=8 (without BOT: for every bot)")
         options.setdefault(target or None, {}).update(
-            _key_values([key + item[len(key_part):]], "--bot-option"))
+            _key_values([key + item[len(key_part):]], "--bot-option", "rainbow-greedy:token_value=8"))
+    strangers = sorted(set(options) - {None} - set(args.bots))
+    if strangers:
+        raise UsageError(f"--bot-option {strangers[0]}:...: {strangers[0]!r} is not one of --bots {args.bots}",
+                         "BOT: names one of --bots; without it the option goes to every bot")
+    if len(set(args.bots)) != len(args.bots):
+        raise UsageError(f"--bots names a bot twice: {args.bots}", example)
     bots = _load_bots(args.bots, args.game, options)
     solo = args.solo or len(bots) == 1
     if solo and cls.min_players > 1:
@@ -286,13 +330,23 @@ def _cmd_eval(args) -> int:
     if args.regret and (args.game != "yacht" or not solo):
         raise UsageError("--regret compares solitaire play with the exact solver: Yacht solo only",
                          "e.g. madang eval yacht --bots yacht-ppo --solo --regret")
-    with user_input(f"--rules takes the {args.game} rules' options, e.g. num_players or reward"):
+    takes = [n for n in inspect.signature(cls.__init__).parameters if n not in ("self", "num_players")]
+    with user_input(f"--rules takes the {args.game} rules' options: {', '.join(takes)} (the bots set the seats)"):
         from envs.adapters.actions import make_game
 
         make_game(cls, {**rules, "num_players": 1 if solo else 2})
     if args.shard_games is not None and args.shard_games < 1:
         raise UsageError(f"--shard-games must be positive, got {args.shard_games}", "e.g. --shard-games 1024")
-    shards = dict(shard_games=args.shard_games or ev.SHARD_GAMES, runner=_eval_runner(args.ray))
+    if args.plot:
+        _check_plot_path(args.plot)
+    if args.ray_timeout is not None and args.ray is None:
+        raise UsageError("--ray-timeout is how long --ray waits for Ray; it needs --ray",
+                         "e.g. --ray 10.0.0.5:6379 --ray-timeout 60")
+    timeout = ev.RAY_CONNECT_TIMEOUT_S if args.ray_timeout is None else args.ray_timeout
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise UsageError(f"--ray-timeout must be a positive number of seconds, got {args.ray_timeout}",
+                         "e.g. --ray-timeout 60")
+    shards = dict(shard_games=args.shard_games or ev.SHARD_GAMES, runner=_eval_runner(args.ray, timeout))
     if solo:
         with _shard_progress() as progress:
             results = [ev.evaluate_solo(args.game, b, args.games, seed=args.seed, progress=progress, **shards,
@@ -301,6 +355,9 @@ def _cmd_eval(args) -> int:
         if args.json:
             _print_json([dict(r.as_dict(), **({"regret": g} if regrets else {}))
                          for r, g in zip(results, regrets or [None] * len(results))])
+            if args.plot:
+                ev.plot_solo(results, args.plot, title=f"{args.game}: solitaire scores over {args.games} games per bot")
+                print(f"wrote {args.plot}", file=sys.stderr)
             return 0
         print("| bot | games | mean | s.e. | fraction of optimum |")
         print("|---|---:|---:|---:|---:|")
@@ -309,11 +366,10 @@ def _cmd_eval(args) -> int:
             print(f"| {name} | {r.games} | {r.mean:.2f} | {r.se:.2f} | {frac} |")
         for name, g in zip(args.bots, regrets):
             print(name, json.dumps(g))
+        if args.plot:
+            ev.plot_solo(results, args.plot, title=f"{args.game}: solitaire scores over {args.games} games per bot")
+            print(f"wrote {args.plot}")
         return 0
-    if len(set(args.bots)) != len(args.bots):
-        raise UsageError(f"--bots names a bot twice: {args.bots}", example)
-    if args.plot and not Path(args.plot).resolve().parent.is_dir():
-        raise UsageError(f"--plot {args.plot}: no such directory", "give a PNG path in an existing directory")
     with _shard_progress() as progress:
         t = ev.round_robin(args.game, bots, args.games, seed=args.seed, paired=not args.unpaired,
                            progress=progress, **shards, **rules)
@@ -329,8 +385,27 @@ def _cmd_eval(args) -> int:
     return 0
 
 
-def _eval_runner(address):
-    """The evaluation's shard runner: local, or Ray tasks for ``--ray [ADDRESS]`` (``""``: no address)."""
+def _check_plot_path(path: str) -> None:
+    """``--plot PATH``: a new or existing file, in an existing directory, of a format matplotlib writes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    hint = "give a file name ending in .png (or .svg, .pdf) in an existing directory"
+    p = Path(path)
+    formats = FigureCanvasAgg.get_supported_filetypes()
+    if p.suffix[1:].lower() not in formats:
+        raise UsageError(f"--plot {path}: not an image file name (.png, .svg, .pdf, ...)", hint)
+    try:
+        if p.is_dir():
+            raise UsageError(f"--plot {path} is a directory", hint)
+        if not p.resolve().parent.is_dir():
+            raise UsageError(f"--plot {path}: no such directory", hint)
+    except OSError as e:  # a name too long
+        raise UsageError(f"--plot {path}: {e.strerror or e}", hint) from e
+
+
+def _eval_runner(address, timeout_s: float):
+    """The evaluation's shard runner: local, or Ray tasks for ``--ray [ADDRESS]`` (``""``: no address),
+    waiting at most ``timeout_s`` seconds for Ray."""
     from . import evaluate as ev
 
     if address is None:
@@ -342,10 +417,11 @@ def _eval_runner(address):
                          'pip install "madang[rllib]" (in a virtual environment of its own: ray pins its '
                          "gymnasium; see docs/integrations.md)") from None
     try:
-        return ev.RayRunner(address or None)
-    except ConnectionError as e:
+        return ev.RayRunner(address or None, connect_timeout_s=timeout_s)
+    except (ConnectionError, ValueError) as e:  # Ray's ValueError: an address it cannot parse
         raise UsageError(f"--ray {address}: {e}", "give the address of a running Ray cluster, "
-                         "e.g. --ray auto on one of its nodes, or --ray alone for a local one") from e
+                         "e.g. --ray auto on one of its nodes, or --ray alone for a local one; "
+                         "--ray-timeout sets how long to wait (30 s by default)") from e
 
 
 @contextmanager
@@ -418,50 +494,69 @@ def _ship_evaluation(args, meta: dict, bot) -> dict:
 def _cmd_ship(args) -> int:
     import os
 
-    from agents.policy_files import WEIGHTS_DIR, load_policy
-    from agents.registry import _BOTS
+    from agents.policy_files import load_policy
+    from agents.registry import ship_destination, user_bots_dir
 
-    if args.games < 0:
-        raise UsageError(f"--games must be 0 (no evaluation) or positive, got {args.games}",
+    if args.games < 1:
+        raise UsageError(f"--games must be positive (a shipped bot carries its evaluation), got {args.games}",
                          "e.g. --games 10000")
-    if args.name in _BOTS or not args.name or "/" in args.name or "\\" in args.name:
-        raise UsageError(f"{args.name!r} cannot name a shipped bot (a built-in bot's name, or a path)",
-                         "pick a new name such as yacht-ppo2")
+    with user_input("pick a new name such as yacht-ppo2 (`madang bots` lists the names taken), or pass "
+                    "--force to replace a bot you shipped before"):
+        dest = ship_destination(args.name, force=args.force)
     if args.checkpoint:
+        from .checkpoint import CheckpointError
         from .run import policy_from_checkpoint
 
         ckpt = Path(args.run_dir) / "checkpoint.pt"
         if not ckpt.exists():
             raise UsageError(f"--checkpoint: no checkpoint at {ckpt}",
                              "RUN_DIR is a `madang train` run directory")
-        policy_from_checkpoint(args.run_dir)
+        try:
+            policy_from_checkpoint(args.run_dir)
+        except CheckpointError as e:
+            raise UsageError(str(e), "the checkpoint is damaged: ship the run's policy files without "
+                                     "--checkpoint, or restore the file") from e
     src = Path(args.run_dir) / "policy"
     with user_input("RUN_DIR is a `madang train` run directory; it holds policy.pt and policy.json "
                     "once the run has finished"):
         bot = load_policy(src, name=args.name)  # checks the files fit the installed env
+    unwritable = "set MADANG_HOME to a directory you can write to"
+    try:  # before the evaluation, which can take a while
+        dest.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create {user_bots_dir()} for your bots: {e.strerror or e}", unwritable) from e
     meta = dict(bot.metadata)
-    if args.games:
-        meta["shipped_evaluation"] = _ship_evaluation(args, meta, bot)
+    meta["shipped_evaluation"] = _ship_evaluation(args, meta, bot)
     # Nothing is written before the evaluation succeeded; both files appear together.
-    dest = Path(args.weights_dir or WEIGHTS_DIR) / args.name
-    dest.parent.mkdir(parents=True, exist_ok=True)
     pt, js = dest.with_suffix(".pt"), dest.with_suffix(".json")
     pt_tmp, js_tmp = pt.with_name(pt.name + ".tmp"), js.with_name(js.name + ".tmp")
-    pt_tmp.write_bytes(src.with_suffix(".pt").read_bytes())
-    js_tmp.write_text(json.dumps(meta, indent=2) + "\n")
-    os.replace(pt_tmp, pt)
-    os.replace(js_tmp, js)
-    print(f"shipped {pt} and {js}")
+    try:
+        pt_tmp.write_bytes(src.with_suffix(".pt").read_bytes())
+        js_tmp.write_text(json.dumps(meta, indent=2) + "\n")
+        os.replace(pt_tmp, pt)
+        os.replace(js_tmp, js)
+    except OSError as e:
+        for tmp in (pt_tmp, js_tmp):
+            with suppress(OSError):
+                tmp.unlink(missing_ok=True)
+        raise UsageError(f"cannot write the bot into {dest.parent}: {e.strerror or e}", unwritable) from e
+    print(f"shipped {args.name}: {pt} and {js.name}; it loads by name, e.g. "
+          f"madang eval {meta['game']} --bots {args.name} ...")
     return 0
 
 
 def _cmd_export(args) -> int:
-    from agents.export import check_exportable, export_policy
-    from agents.onnx_export import require_onnx
+    from agents.export import check_examples, check_exportable, export_policy, output_dir
+    from agents.onnx_export import INSTALL_HINT, require_onnx
 
-    with user_input("see `madang bots` for the shipped policies"):
+    with user_input("only trained policies export (the message lists them); `madang bots` lists every bot"):
         check_exportable(args.name)
+    with user_input(INSTALL_HINT):
         require_onnx()
+    with user_input("e.g. --examples 100"):
+        check_examples(args.examples)
+    with user_input("--out names a directory (created if missing) that you can write to"):
+        output_dir(args.out)
     r = export_policy(args.name, args.out, count=args.examples, seed=args.seed)
     print(f"wrote {r.onnx}, {r.metadata} and {r.examples}")
     print(f"onnxruntime on the {r.num_examples} examples: greedy action agrees on {r.greedy_agree}, "
@@ -497,7 +592,7 @@ def _cmd_benchmark(args) -> int:
         except OSError as e:
             raise UsageError(f"--out {out}: not a directory that can be made ({e.strerror})",
                              "give a directory for the result files") from None
-    (bot,) = _load_bots([args.policy], args.game, {None: _key_values(args.bot_option, "--bot-option")})
+    (bot,) = _load_bots([args.policy], args.game, {None: _key_values(args.bot_option, "--bot-option", "game=yacht")})
     results = []
     for suite in suites:
         with _shard_progress() as progress:
@@ -602,14 +697,17 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--ray", nargs="?", const="", metavar="ADDRESS",
                     help="play the shards as Ray tasks: on the cluster at ADDRESS (e.g. auto, ray://host:10001), "
                          "or a local one without (needs madang[rllib]); the same results as a local run")
+    ev.add_argument("--ray-timeout", type=float, metavar="SECONDS",
+                    help="with --ray ADDRESS: how long to wait for the cluster to answer before giving up (default 30)")
     ev.set_defaults(func=_cmd_eval)
 
-    ship = sub.add_parser("ship", help="copy a run's final policy into agents/weights as a named bot")
+    ship = sub.add_parser("ship", help="evaluate a run's final policy and keep it as a named bot in your "
+                                       "madang directory (MADANG_HOME, else the OS's per-user data directory)")
     ship.add_argument("run_dir")
-    ship.add_argument("name", help="bot name, e.g. yacht-ppo")
+    ship.add_argument("name", help="a new bot name, e.g. yacht-ppo2 (lower-case letters, digits, - and _)")
     ship.add_argument("--games", type=int, default=10000,
                       help="solitaire games to evaluate it on, or with --against (and in games without a solo "
-                           "mode) deals played twice with the seats swapped (0: skip)")
+                           "mode) deals played twice with the seats swapped")
     ship.add_argument("--against", metavar="BOT",
                       help="evaluate in seat-swapped two-player games against this bot (default for games "
                            "without a solo mode: " + ", ".join(f"{g}: {b}" for g, b in SHIP_REFERENCE.items())
@@ -617,7 +715,8 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("--seed", type=int, default=0)
     ship.add_argument("--checkpoint", action="store_true",
                       help="ship the run's latest checkpoint (e.g. of a run still training)")
-    ship.add_argument("--weights-dir", help=argparse.SUPPRESS)
+    ship.add_argument("--force", action="store_true", help="replace a bot you shipped before under this name "
+                                                            "(the bots that come with madang are never replaced)")
     ship.set_defaults(func=_cmd_ship)
 
     export = sub.add_parser("export", help="write a shipped policy as ONNX with metadata and "
@@ -655,8 +754,6 @@ def main(argv=None) -> int:
     """Entry point of the ``madang`` console script; returns the exit status (2 for user mistakes)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "batch", None) and any(b < 1 for b in args.batch):
-        parser.error("batch sizes must be positive")
     try:
         return args.func(args)
     except UsageError as e:
@@ -664,6 +761,9 @@ def main(argv=None) -> int:
         if e.hint:
             print(f"hint: {e.hint}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("madang: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

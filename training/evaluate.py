@@ -32,6 +32,8 @@ always was.
 from __future__ import annotations
 
 import itertools
+import logging
+import sys
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
@@ -152,19 +154,94 @@ class LocalRunner:
         return out
 
 
+RAY_CONNECT_TIMEOUT_S = 30.0
+"""How long :class:`RayRunner` waits for a Ray cluster to answer unless told otherwise (seconds)."""
+
+
+def call_with_timeout(fn: Callable[[], object], timeout_s: float, what: str):
+    """``fn()``'s result, waiting at most ``timeout_s`` seconds for it; ``fn``'s own exception is re-raised.
+
+    ``fn`` runs in a daemon thread, so a call that blocks without end (``ray.init`` on an
+    address where nothing answers ignores signals) cannot hold the process: after
+    ``timeout_s`` this raises ``ConnectionError`` naming ``what``, and the blocked thread is
+    left behind without keeping the process alive.  The wait itself stops at once on
+    Ctrl-C (``KeyboardInterrupt``).
+    """
+    import threading
+
+    box: dict = {}
+
+    def call() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as e:  # handed to the waiting thread
+            box["error"] = e
+
+    thread = threading.Thread(target=call, name=f"madang: {what}", daemon=True)
+    thread.start()
+    thread.join(timeout_s)
+    if thread.is_alive():
+        raise ConnectionError(f"{what} did not answer within {timeout_s:g} s")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+class _Without(logging.Filter):
+    """Drops the log records whose message starts with ``prefix``."""
+
+    def __init__(self, prefix: str):
+        super().__init__()
+        self.prefix = prefix
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(self.prefix)
+
+
+def _ray_init(ray, address: str | None, timeout_s: float) -> None:
+    """``ray.init(address)``: connecting to a cluster within ``timeout_s`` (:func:`call_with_timeout`).
+
+    A new local Ray (no address, no ``RAY_ADDRESS``) starts in the calling thread: its
+    processes die with the thread that starts them (``PR_SET_PDEATHSIG`` on Linux), and
+    starting one does not wait on anyone.  A connection runs in a helper thread, where
+    ray.init cannot set its SIGTERM handler (``sys.exit``, so that its exit hooks run) and
+    warns about it: the handler is set here in the main thread instead, before connecting as
+    Ray does, and the warning is dropped.
+    """
+    import os
+    import signal
+    import threading
+
+    if address in (None, "local") and not os.environ.get("RAY_ADDRESS"):
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        return
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(signum))
+    quiet = _Without("SIGTERM handler is not set")
+    worker_log = logging.getLogger("ray._private.worker")
+    worker_log.addFilter(quiet)
+    try:
+        call_with_timeout(lambda: ray.init(address=address, include_dashboard=False, log_to_driver=False),
+                          timeout_s, f"the Ray cluster at {address or os.environ['RAY_ADDRESS']}")
+    finally:
+        worker_log.removeFilter(quiet)
+
+
 class RayRunner:
     """Plays shards as Ray tasks, one CPU each, each shard one batch of the core.
 
     Connects with ``ray.init(address=address)`` unless Ray is already initialized (``None``:
-    a running cluster named by ``RAY_ADDRESS``, else a new local one).  Every node needs
-    madang installed.  Raises ``ImportError`` if ray is not.
+    a running cluster named by ``RAY_ADDRESS``, else a new local one), waiting at most
+    ``connect_timeout_s`` seconds for a cluster: one where nothing answers raises
+    ``ConnectionError`` then, as do Ray's own connection errors.  Every node needs madang
+    installed.  Raises ``ImportError`` if ray is not.
     """
 
-    def __init__(self, address: str | None = None):
+    def __init__(self, address: str | None = None, connect_timeout_s: float = RAY_CONNECT_TIMEOUT_S):
         import ray
 
         if not ray.is_initialized():
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            _ray_init(ray, address, connect_timeout_s)
         self._ray = ray
         self._task = ray.remote(num_cpus=1)(_play_bots)
 
@@ -217,6 +294,7 @@ class SoloResult:
     mean: float
     se: float
     optimum: float | None = None
+    scores: np.ndarray = field(repr=False, default=None)  # every game's score (not in as_dict)
 
     @property
     def ci95(self) -> float:
@@ -229,8 +307,9 @@ class SoloResult:
         return None if self.optimum is None else self.mean / self.optimum
 
     def as_dict(self) -> dict:
-        """A JSON-compatible dict (``--json``)."""
-        return dict(asdict(self), ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
+        """A JSON-compatible dict (``--json``), without the scores."""
+        d = {k: v for k, v in asdict(self).items() if k != "scores"}
+        return dict(d, ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
 
 
 def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_games: int = SHARD_GAMES,
@@ -249,7 +328,7 @@ def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_g
 
         optimum = solve().optimal_score
     se = float(scores.std(ddof=1) / np.sqrt(num_games)) if num_games > 1 else float("nan")
-    return SoloResult(_name(bot), num_games, float(scores.mean()), se, optimum)
+    return SoloResult(_name(bot), num_games, float(scores.mean()), se, optimum, scores)
 
 
 @dataclass
@@ -536,6 +615,33 @@ def plot_tournament(t: Tournament, path: str, title: str = "") -> None:
     for ax in axes:
         ax.tick_params(axis="x", rotation=30)
     fig.suptitle(title or f"{len(t.bots)} bots, {t.games_per_pair} games per pair and seat order")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_solo(results: list[SoloResult], path: str, title: str = "") -> None:
+    """Save the distribution of each bot's solitaire scores (one step histogram per bot, its
+    mean dashed, the exact optimum dotted where the game has one) to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    edges = np.histogram_bin_edges(np.concatenate([r.scores for r in results]), bins="auto")
+    if edges.size > 101:
+        edges = np.linspace(edges[0], edges[-1], 101)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for r, colour in zip(results, itertools.cycle(plt.rcParams["axes.prop_cycle"].by_key()["color"])):
+        ax.hist(r.scores, bins=edges, histtype="step", color=colour,
+                label=f"{r.bot}: {r.mean:.2f} ± {r.se:.2f} (s.e.)")
+        ax.axvline(r.mean, color=colour, linestyle="--", linewidth=1)
+    if results[0].optimum is not None:
+        ax.axvline(results[0].optimum, color="black", linestyle=":", label=f"optimum {results[0].optimum:.2f}")
+    ax.set_xlabel("score per game")
+    ax.set_ylabel("games")
+    ax.legend()
+    ax.set_title(title or f"solitaire scores over {results[0].games} games per bot")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)

@@ -137,7 +137,8 @@ class Table:
 
     def observe(self):
         """(observations, masks) of the learner's pending decisions, as numpy arrays."""
-        return self.game.observe(self.state, self.learner_seat), self.game.legal_mask(self.state)
+        return (self.game.observe(self.state, self.learner_seat, check=False),
+                self.game.legal_mask(self.state, check=False))
 
     def step(self, actions: np.ndarray):
         """Apply the learner's actions, let the opponents answer, restart finished games.
@@ -155,7 +156,7 @@ class Table:
             idx = np.flatnonzero(done)
             self.recent.extend(self.episode_return[idx].tolist())
             self.episode_return[idx] = 0.0
-            self.game.reset_where(self.state, done)
+            self.game.reset_where(self.state, done, check=False)
             self._seat(idx)
             play_opponents(self.game, self.state, self.learner_seat, self.pool.bots, self.rng, self.seating)
         return reward, done

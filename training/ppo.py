@@ -37,8 +37,10 @@ import numpy as np
 import torch
 
 from agents.torch_policy import ActorCritic, PolicyBot
+from envs.adapters.actions import make_game
 from envs.registration import game_class
 
+from .checkpoint import CheckpointError, check_state, read_checkpoint
 from .mix import Table, split_games, table_specs
 from .opponents import OpponentPool
 
@@ -187,6 +189,10 @@ class PPOConfig:
             raise ValueError("reward_clip must be >= 0 (0: no clipping)")
         if self.reward_win_bonus < 0:
             raise ValueError("reward_win_bonus must be >= 0 (0: none)")
+        try:
+            torch.device(self.device)
+        except RuntimeError:
+            raise ValueError(f"device {self.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
         if self.bc_teacher and (self.bc_games < 1 and not self.bc_data or self.bc_epochs < 1):
             raise ValueError("bc_teacher needs bc_epochs >= 1 and bc_games >= 1 (or an existing bc_data)")
         table_specs(self)  # raises for a bad mix entry
@@ -246,7 +252,7 @@ class PPOTrainer:
         torch.manual_seed(config.seed)
         self.device = torch.device(config.device)
         specs = table_specs(config)
-        games = [game_class(config.game)(**spec.game_config) for spec in specs]
+        games = [make_game(game_class(config.game), spec.game_config) for spec in specs]
         self.game = games[0]
         for g in games[1:]:
             if (g.obs_size, g.num_actions) != (self.game.obs_size, self.game.num_actions):
@@ -511,44 +517,41 @@ class PPOTrainer:
 
     @staticmethod
     def read_checkpoint(path: str | Path) -> dict:
-        """The contents of the checkpoint file at ``path`` (tensors only, ``weights_only=True``).
-
-        Raises ``ValueError`` naming the file when it is not a readable trainer checkpoint
-        (truncated, corrupted, or not one at all); torch's own message is left out because it
-        suggests loading with ``weights_only=False``, which would run the file's code."""
-        try:
-            checkpoint = torch.load(path, map_location="cpu", weights_only=True)
-        except Exception as e:  # torch raises many types here (UnpicklingError, RuntimeError, EOFError ...)
-            raise ValueError(f"{path}: not a readable madang training checkpoint ({type(e).__name__})") from None
-        if not isinstance(checkpoint, dict) or not isinstance(checkpoint.get("config"), str):
-            raise ValueError(f"{path}: not a madang training checkpoint (no config)")
-        return checkpoint
+        """The checked contents of the checkpoint file at ``path``: see :func:`training.checkpoint.read_checkpoint`."""
+        return read_checkpoint(path)
 
     @classmethod
     def checkpoint_config(cls, checkpoint, **overrides) -> PPOConfig:
         """The config of a checkpoint (a path or a loaded one) with ``overrides`` applied."""
         if not isinstance(checkpoint, dict):
-            checkpoint = cls.read_checkpoint(checkpoint)
+            checkpoint = read_checkpoint(checkpoint)
         return PPOConfig.from_dict({**json.loads(checkpoint["config"]), **overrides})
 
     @classmethod
     def load(cls, path: str | Path, **overrides) -> "PPOTrainer":
         """Resume from a checkpoint; ``overrides`` change config fields (e.g. ``total_steps``).
 
-        The games in flight are not saved: a resumed run starts fresh games from a seed
-        derived from the run's seed and update count, so it is reproducible but not
+        Every part of the file is checked before any is restored: a damaged or tampered
+        checkpoint raises :class:`training.checkpoint.CheckpointError` (a ``ValueError``)
+        naming it.  The games in flight are not saved: a resumed run starts fresh games from
+        a seed derived from the run's seed and update count, so it is reproducible but not
         bit-identical to an uninterrupted run.
         """
-        ckpt = cls.read_checkpoint(path)
+        ckpt = read_checkpoint(path)
         config = cls.checkpoint_config(ckpt, **overrides)
-        trainer = cls(config)
+        try:
+            trainer = cls(config)
+        except ValueError as e:  # its game_config or opponents do not fit the installed games and bots
+            raise CheckpointError(f"{path}: the checkpoint's config{' with the overrides' if overrides else ''} "
+                                  f"does not fit: {e}") from None
+        check_state(path, ckpt, trainer)
         trainer.model.load_state_dict(ckpt["model"])
         trainer.optimizer.load_state_dict(ckpt["optimizer"])
         if "snapshot" in ckpt:  # checkpoints before the opponent pool kept one snapshot
             ckpt["snapshot_0"] = ckpt.pop("snapshot")
         trainer.pool.load_state(ckpt, trainer.model)
-        trainer.global_step, trainer.update = int(ckpt["global_step"]), int(ckpt["update"])
-        trainer.bc_done = bool(ckpt.get("bc_done", False))
+        trainer.global_step, trainer.update = ckpt["global_step"], ckpt["update"]
+        trainer.bc_done = ckpt.get("bc_done", False)
         trainer.bc_stats = json.loads(ckpt.get("bc_stats", "{}"))
         torch.set_rng_state(ckpt["torch_rng"])
         trainer.rng.bit_generator.state = json.loads(ckpt["np_rng"])

@@ -101,6 +101,15 @@ def policy_from_checkpoint(run_dir: str | Path) -> None:
     write_policy(PPOTrainer.load(ckpt), run_dir)
 
 
+def resume_trainer(config: PPOConfig, run_dir: str | Path, overrides: dict | None = None) -> PPOTrainer:
+    """The trainer of ``RUN_DIR/checkpoint.pt`` with ``config.total_steps`` and ``overrides``
+    applied; ``ValueError`` naming the file if it is missing, damaged or tampered with."""
+    ckpt = Path(run_dir) / "checkpoint.pt"
+    if not ckpt.exists():
+        raise ValueError(f"--resume: no checkpoint at {ckpt}")
+    return PPOTrainer.load(ckpt, **{"total_steps": config.total_steps, **(overrides or {})})
+
+
 def format_returns(returns: dict) -> str:
     """The running returns of the tables for the progress line: "—" until a game finishes."""
     fmt = lambda v: "—" if v is None else f"{v:.2f}"  # noqa: E731
@@ -111,13 +120,14 @@ def format_returns(returns: dict) -> str:
 
 def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
                  console: Console | None = None, overrides: dict | None = None,
-                 time_budget_s: float | None = None) -> dict:
+                 time_budget_s: float | None = None, trainer: PPOTrainer | None = None) -> dict:
     """Train (or resume) a run in ``run_dir``; returns the final statistics.
 
     A fresh run uses ``config``.  A resumed run uses the checkpoint's config with
     ``config.total_steps`` and the fields in ``overrides`` (e.g. ``device``) replacing
-    its own.  ``time_budget_s`` fits the run into a wall-clock budget
-    (see :meth:`PPOTrainer.train`).
+    its own; pass the ``trainer`` already loaded from it (:func:`resume_trainer`) to have the
+    checkpoint checked before this call, else it is loaded here, before anything is written.
+    ``time_budget_s`` fits the run into a wall-clock budget (see :meth:`PPOTrainer.train`).
     """
     from torch.utils.tensorboard import SummaryWriter
 
@@ -125,9 +135,7 @@ def run_training(config: PPOConfig, run_dir: str | Path, resume: bool = False,
     run_dir = Path(run_dir)
     ckpt = run_dir / "checkpoint.pt"
     if resume:
-        if not ckpt.exists():
-            raise ValueError(f"--resume: no checkpoint at {ckpt}")
-        trainer = PPOTrainer.load(ckpt, **{"total_steps": config.total_steps, **(overrides or {})})
+        trainer = trainer or resume_trainer(config, run_dir, overrides)
         console.print(f"resumed {ckpt} at step {trainer.global_step:,} (update {trainer.update})")
     else:
         if ckpt.exists():

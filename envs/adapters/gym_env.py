@@ -48,10 +48,12 @@ class MadangEnv(gym.Env):
     keys are ignored.  ``reset(seed=s)`` starts the game's random stream from ``s``
     (an int, reduced modulo 2**64); a later ``reset()`` without a seed continues that stream.
 
-    ``reset`` and ``step`` are atomic: if anything fails (a bad option, or an opponent bot
+    ``reset`` and ``step`` are atomic: if anything fails (a bad option, an opponent bot
     that raises or picks an illegal action, reported as
-    :class:`~envs.adapters.seats.OpponentError` naming the bot), the env is left exactly as
-    it was, random streams and ``np_random`` included.
+    :class:`~envs.adapters.seats.OpponentError` naming the bot, or any other exception, a
+    ``KeyboardInterrupt`` or ``SystemExit`` inside a bot's move included), the env is left
+    exactly as it was, random streams and ``np_random`` included, and the exception is
+    re-raised.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -106,21 +108,23 @@ class MadangEnv(gym.Env):
             seed = core_rng.normalize_seed(seed)
             np_random, np_seed = seeding.np_random(seed)
         rng_state = np_random.bit_generator.state
-        try:
+        try:  # everything is computed first; the env changes only once nothing can fail
             state, info = self.game.new_episode(options, seed, self.state)
             P = self.game.num_players
             seat = self.learner_seat_config
             learner_seat = int(np_random.integers(P)) if seat is None else int(seat)
             reward = self._advance(state, learner_seat, np_random)
-        except Exception:
+            info = {k: v for k, v in info.items() if k not in self.results.keys}  # results come from the state
+            episode_info = convert({"reward_before_first_move": float(reward), **info}, self.info_mode)
+            obs, info, mask, over = self._view(state, learner_seat, None, episode_info)
+        except BaseException:  # a failing bot, or an interrupt (KeyboardInterrupt, SystemExit) in one
             np_random.bit_generator.state = rng_state
             raise
-        self.state, self.learner_seat, self._over, self._forfeited_by = state, learner_seat, None, None
+        self.state, self.learner_seat, self._over, self._forfeited_by = state, learner_seat, over, None
         self._spare = None
         self._np_random, self._np_random_seed = np_random, np_seed
-        info = {k: v for k, v in info.items() if k not in self.results.keys}  # results come from the state
-        self._episode_info = convert({"reward_before_first_move": float(reward), **info}, self.info_mode)
-        return self._view()
+        self._episode_info, self._mask = episode_info, mask
+        return obs, info
 
     def step(self, action):
         state = self.state
@@ -136,31 +140,34 @@ class MadangEnv(gym.Env):
                 raise ValueError(
                     f"illegal action {a} ({self.game.describe_action(a)}); legal actions: {legal}"
                 )
-            rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
-            self._over = {"reason": "illegal", **self.game.forfeit_result(state, 0, seat, self.illegal_penalty)}
-            self._forfeited_by = seat
-            obs, info = self._view()
-            return obs, float(rewards[seat]), True, False, info
-        if self.game.num_players == 1:  # no opponent can fail: step in place
-            reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
+            return self._forfeit(state, seat)
+        # The state before the step, restored if anything fails (a bot, or an interrupt).
+        before = self._spare
+        if before is None:
+            before = state.copy(check=False)
         else:
-            before = self._spare  # opponents move next: a failing bot restores this copy
-            if before is None:
-                before = state.copy()
-            else:
-                state.copy_into(before)
-            try:
-                reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])
-                reward += self._advance(state, seat, self.np_random)
-            except Exception:
-                self.state, self._spare = before, None
-                raise
-            self._spare = before
-        terminated = bool(state.done[0])
-        if terminated:
-            self._over = self.game.result(state, 0)
-        obs, info = self._view()
-        return obs, reward, terminated, False, info
+            state.copy_into(before, check=False)
+        np_random = self.np_random
+        rng_state = np_random.bit_generator.state if self.game.num_players > 1 else None  # bots draw
+        try:
+            reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
+            reward += self._advance(state, seat, np_random)
+            obs, info, mask, over = self._view(state, seat, None, self._episode_info)
+        except BaseException:
+            self.state, self._spare = before, None
+            if rng_state is not None:
+                np_random.bit_generator.state = rng_state
+            raise
+        self._spare, self._mask, self._over = before, mask, over
+        return obs, reward, over is not None, False, info
+
+    def _forfeit(self, state, seat: int):
+        """The learner's illegal action in ``"lose"`` mode: the game ends, the state stays."""
+        rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
+        over = {"reason": "illegal", **self.game.forfeit_result(state, 0, seat, self.illegal_penalty)}
+        obs, info, mask, over = self._view(state, seat, over, self._episode_info)
+        self._over, self._forfeited_by, self._mask = over, seat, mask
+        return obs, float(rewards[seat]), True, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's current legal-action mask as int8 (all zeros once the game is over)."""
@@ -180,43 +187,27 @@ class MadangEnv(gym.Env):
     def _advance(self, state, learner_seat: int, np_random) -> float:
         """Let the opponents move until the learner's turn; returns the learner's rewards.
 
-        If a bot fails, ``np_random`` is restored before raising (the caller restores the
-        state); its state is saved only when an opponent is about to move.
+        If a bot fails, the caller restores ``state`` and ``np_random``.
         """
         if state.done[0] or state.to_move[0] == learner_seat:
             return 0.0
-        saved = np_random.bit_generator.state
-        try:
-            seats = np.array([learner_seat], dtype=np.int64)
-            return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
-        except Exception:
-            np_random.bit_generator.state = saved
-            raise
+        seats = np.array([learner_seat], dtype=np.int64)
+        return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
 
-    def _view(self):
-        """The observation and info of the current state.
-
-        Computes the learner's mask first (once per state: ``step`` checks the next action
-        against it, and the dict observation carries it).
-        """
-        if self._over is None and self.state.done[0]:
-            self._over = self.game.result(self.state, 0)
-        if self._over is None:
-            self._mask = self.game.legal_mask(self.state)[0]
+    def _view(self, state, learner_seat: int, over: dict | None, episode_info: dict):
+        """The observation, info, learner's mask and result (None while the game runs) that
+        ``state`` gives the learner; stores nothing.  ``over`` is a result already known (a
+        forfeit)."""
+        if over is None and state.done[0]:
+            over = self.game.result(state, 0)
+        if over is None:
+            mask = self.game.legal_mask(state, check=False)[0]
         else:
-            self._mask = np.zeros(self.game.num_actions, dtype=bool)
-        return self._obs(), self._info()
-
-    def _obs(self):
-        state = self.state
-        seats = None if state.to_move[0] == self.learner_seat else np.array([self.learner_seat])
-        obs = self.game.observe(state, seats)[0]  # a row of a fresh array
-        if self.observation_mode == "flat":
-            return obs
-        return observation(obs, self._mask.astype(np.int8), self.observation_mode)
-
-    def _info(self) -> dict:
-        info = {"action_mask": self._mask.astype(np.int8), "learner_seat": self.learner_seat,
-                **self._episode_info}
-        info.update(self.results.neutral() if self._over is None else self.results.final(self._over))
-        return info
+            mask = np.zeros(self.game.num_actions, dtype=bool)
+        seats = None if state.to_move[0] == learner_seat else np.array([learner_seat])
+        obs = self.game.observe(state, seats, check=False)[0]  # a row of a fresh array
+        if self.observation_mode != "flat":
+            obs = observation(obs, mask.astype(np.int8), self.observation_mode)
+        info = {"action_mask": mask.astype(np.int8), "learner_seat": learner_seat, **episode_info}
+        info.update(self.results.neutral() if over is None else self.results.final(over))
+        return obs, info, mask, over

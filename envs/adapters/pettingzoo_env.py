@@ -34,6 +34,9 @@ class MadangAECEnv(AECEnv):
     everything else goes to the game's rules.
     Every agent's ``info`` holds the game's reset fields (Go-Stop: ``redeals``,
     ``skipped_deals``) and its result fields: neutral until the game ends, then the result.
+
+    ``reset`` and ``step`` are atomic: an illegal action (``"raise"`` mode) or anything that
+    fails meanwhile, an interrupt included, leaves the env as it was.
     """
 
     metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 4}
@@ -65,6 +68,7 @@ class MadangAECEnv(AECEnv):
         self.state = None
         self._mask = np.zeros(A, dtype=bool)  # legal actions of the seat to move in ``state``
         self._forfeited_by: int | None = None  # seat that lost by an illegal action ("lose" mode)
+        self._spare = None  # a state of the current game's shapes that step snapshots into
         self._np_random = np.random.default_rng()
 
     def observation_space(self, agent):
@@ -75,25 +79,30 @@ class MadangAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self.state, reset_info = self.game.new_episode(check_options(options), seed, self.state)
-        self._forfeited_by = None
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        # Everything is computed first; the env changes only once nothing can fail.
+        state, reset_info = self.game.new_episode(check_options(options), seed, self.state)
+        mask = self.game.legal_mask(state, check=False)[0]  # all False once done
         reset_info = convert({k: v for k, v in reset_info.items() if k not in self.results.keys}, self.info_mode)
-        self.infos = {a: {**reset_info, **self.results.neutral()} for a in self.agents}
-        self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
-        self._mask = self.game.legal_mask(self.state)[0]  # all False once done
-        if self.state.done[0]:  # a deal that ended before any decision
-            self._finish(np.asarray(self.game.final_rewards(self.state, 0), dtype=np.float32),
-                         self.game.result(self.state, 0))
+        agents = self.possible_agents[:]
+        infos = {a: {**reset_info, **self.results.neutral()} for a in agents}
+        ended = None
+        if state.done[0]:  # a deal that ended before any decision
+            ended = (np.asarray(self.game.final_rewards(state, 0), dtype=np.float32), self.game.result(state, 0))
+        self.state, self._mask, self._forfeited_by, self._spare = state, mask, None, None
+        self.agents = agents
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self.infos = infos
+        self.agent_selection = self.possible_agents[int(state.to_move[0])]
+        if ended is not None:
+            self._finish(*ended)
 
     def observe(self, agent):
         seat = self.agent_name_mapping[agent]
         state = self.state
-        obs = self.game.observe(state, None if seat == state.to_move[0] else np.array([seat]))[0]
+        obs = self.game.observe(state, None if seat == state.to_move[0] else np.array([seat]), check=False)[0]
         if agent == self.agent_selection and not self.terminations.get(agent, True):
             mask = self._mask.astype(np.int8)
         else:
@@ -107,7 +116,6 @@ class MadangAECEnv(AECEnv):
         a = parse_action(action, self.game.num_actions)
         seat = self.agent_name_mapping[agent]
         mask = self._mask  # the legal actions of the seat to move in this state
-        self._cumulative_rewards[agent] = 0.0
         if not mask[a]:
             if self.illegal_action == "raise":
                 legal = np.flatnonzero(mask).tolist()
@@ -117,17 +125,31 @@ class MadangAECEnv(AECEnv):
                 )
             rewards = illegal_loss_rewards(self.game, self.game.num_players, seat, self.illegal_penalty)
             result = {"reason": "illegal", **self.game.forfeit_result(self.state, 0, seat, self.illegal_penalty)}
+            self._cumulative_rewards[agent] = 0.0
             self._forfeited_by = seat
             self._finish(rewards, result)
             return
-        rewards = self.game.step(self.state, np.array([a]), check=False)[0]  # checked above
-        self._mask = self.game.legal_mask(self.state)[0]
-        if self.state.done[0]:
-            self._finish(rewards, self.game.result(self.state, 0))
+        # The state before the step, restored if anything fails meanwhile (an interrupt).
+        state, before = self.state, self._spare
+        if before is None:
+            before = state.copy(check=False)
+        else:
+            state.copy_into(before, check=False)
+        try:
+            rewards = self.game.step(state, np.array([a]), check=False)[0]  # checked above
+            new_mask = self.game.legal_mask(state, check=False)[0]
+            result = self.game.result(state, 0) if state.done[0] else None
+        except BaseException:
+            self.state, self._spare = before, None
+            raise
+        self._spare, self._mask = before, new_mask
+        self._cumulative_rewards[agent] = 0.0
+        if result is not None:
+            self._finish(rewards, result)
             return
         self.rewards = {ag: float(rewards[i]) for i, ag in enumerate(self.agents)}
         self._accumulate_rewards()
-        self.agent_selection = self.possible_agents[int(self.state.to_move[0])]
+        self.agent_selection = self.possible_agents[int(state.to_move[0])]
 
     def _finish(self, rewards: np.ndarray, result: dict) -> None:
         self.rewards = {ag: float(rewards[i]) for i, ag in enumerate(self.possible_agents)}

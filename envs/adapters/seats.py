@@ -104,14 +104,14 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng,
             return collected
         every = bool(pending.all())  # then step the state itself, without copies
         rows = np.arange(B) if every else np.flatnonzero(pending)
-        sub = state if every else state.take(rows)
+        sub = state if every else state.take(rows, check=False)
         seat = sub.to_move.astype(np.int64)
         learner = learner_seat[rows]
         which = np.where(seat < learner, seat, seat - 1)
         if seating is not None:
             which = seating[rows, which]
-        obs = game.observe(sub)
-        mask = game.legal_mask(sub)
+        obs = game.observe(sub, check=False)
+        mask = game.legal_mask(sub, check=False)
         if rows.size == 1 or len(bots) == 1:
             actions = _bot_actions(game, bots[int(which[0])], seat, obs, mask, rng)
         else:
@@ -121,7 +121,7 @@ def play_opponents(game: Game, state, learner_seat: np.ndarray, bots: list, rng,
                 actions[pick] = _bot_actions(game, bots[j], seat[pick], obs[pick], mask[pick], rng)
         rewards = game.step(sub, actions, check=False)  # checked against the mask above
         if not every:
-            state.put(rows, sub)
+            state.put(rows, sub, check=False)
         collected[rows] += rewards[np.arange(rows.size), learner]
 
 
@@ -136,7 +136,7 @@ def _play_opponents_one(game: Game, state, learner: int, bots: list, rng, seatin
         which = seat if seat < learner else seat - 1
         if seating is not None:
             which = int(seating[0, which])
-        actions = _bot_actions(game, bots[which], state.to_move, game.observe(state),
-                               game.legal_mask(state), rng)
+        actions = _bot_actions(game, bots[which], state.to_move, game.observe(state, check=False),
+                               game.legal_mask(state, check=False), rng)
         collected[0] += game.step(state, actions, check=False)[0, learner]
     return collected

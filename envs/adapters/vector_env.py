@@ -78,8 +78,9 @@ class MadangVectorEnv(VectorEnv):
 
     ``reset`` and ``step`` are atomic: if anything fails (an illegal learner action in
     ``"raise"`` mode, or an opponent bot that raises or picks an illegal action, reported as
-    :class:`~envs.adapters.seats.OpponentError` naming the bot), every slot is left as it
-    was, random streams and generators included.
+    :class:`~envs.adapters.seats.OpponentError` naming the bot, or any other exception, a
+    ``KeyboardInterrupt`` or ``SystemExit`` inside a bot's move included), every slot is left
+    as it was, random streams and generators included, and the exception is re-raised.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -130,19 +131,22 @@ class MadangVectorEnv(VectorEnv):
         reset_mask = options.get("reset_mask")
         if reset_mask is not None and self.state is not None:
             return self._reset_slots(seed, _check_reset_mask(reset_mask, n))
+        # Everything is computed first (on new objects); the env changes only once nothing can fail.
         seeds, np_random = self._seeds(seed)
         state = self.game.init(seeds)
         seat_rngs = [np.random.default_rng(s) for s in seeds]
         seats = np.zeros(n, dtype=np.int64)
         self._draw_seats(seats, seat_rngs, np.arange(n))
         play_opponents(self.game, state, seats, self.opponents, np_random)
+        mask = self.game.legal_mask(state, check=False).astype(np.int8)
+        out = self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
+                                                  **self.results.batch(n)}
         self.state, self.learner_seat, self._np_random, self._seat_rngs = state, seats, np_random, seat_rngs
-        self._ended[:] = False
-        self._forfeited[:] = False
+        self._ended = np.zeros(n, dtype=bool)
+        self._forfeited = np.zeros(n, dtype=bool)
         self._finished = {}
-        self._mask = mask = self.game.legal_mask(state).astype(np.int8)
-        return self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
-                                                   **self.results.batch(n)}
+        self._mask = mask
+        return out
 
     def _seeds(self, seed) -> tuple[list[int], np.random.Generator]:
         """The N slot seeds of ``reset(seed=...)`` and the opponents' generator."""
@@ -161,46 +165,46 @@ class MadangVectorEnv(VectorEnv):
         """``reset(options={"reset_mask": where})``: new games in the slots ``where`` selects."""
         n, game = self.num_envs, self.game
         idx = np.flatnonzero(where)
-        state, seats, seat_rngs = self.state.copy(), self.learner_seat.copy(), list(self._seat_rngs)
+        state, seats, seat_rngs = self.state.copy(check=False), self.learner_seat.copy(), list(self._seat_rngs)
         generators = [self._np_random, *self._seat_rngs]
         saved = [g.bit_generator.state for g in generators]
-        try:
+        try:  # on copies: the env changes only once nothing can fail
             if seed is None:
-                game.reset_where(state, where)
+                game.reset_where(state, where, check=False)
             else:
                 seeds, _ = self._seeds(seed)
-                state.put(idx, game.init([seeds[i] for i in idx]))
+                state.put(idx, game.init([seeds[i] for i in idx]), check=False)
                 for i in idx:
                     seat_rngs[i] = np.random.default_rng(seeds[i])
             self._draw_seats(seats, seat_rngs, idx)
             play_opponents(game, state, seats, self.opponents, self._np_random)
-        except Exception:
+            ended, forfeited = self._ended.copy(), self._forfeited.copy()
+            ended[idx] = forfeited[idx] = False
+            finished = {i: r for i, r in self._finished.items() if not where[i]}
+            mask = game.legal_mask(state, check=False).astype(np.int8)
+            mask[forfeited] = 0
+            out = self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
+                                                      **self.results.batch(n, finished)}
+        except BaseException:  # a failing bot, or an interrupt (KeyboardInterrupt, SystemExit) in one
             for g, s in zip(generators, saved):
                 g.bit_generator.state = s
             raise
         self.state, self.learner_seat, self._seat_rngs = state, seats, seat_rngs
-        self._ended[idx] = self._forfeited[idx] = False
-        self._finished = {i: r for i, r in self._finished.items() if not where[i]}
-        mask = game.legal_mask(state).astype(np.int8)
-        mask[self._forfeited] = 0
-        self._mask = mask
-        return self._observe(state, seats, mask), {"action_mask": mask.copy(), "learner_seat": seats.copy(),
-                                                   **self.results.batch(n, self._finished)}
+        self._ended, self._forfeited, self._finished, self._mask = ended, forfeited, finished, mask
+        return out
 
     def step(self, actions):
         if self.state is None:
             raise ValueError("call reset() before step()")
-        # A failure leaves every slot as it was: opponents play on a copy of the state, the
-        # slot flags are copies, and each generator's state is saved before its first draw
-        # (see _step).  Without opponents nothing can fail after the actions are checked, so
-        # one-player games step in place.
-        solo = self.game.num_players == 1
-        state, seats = (self.state if solo else self.state.copy()), self.learner_seat.copy()
+        # A failure (a bot, or an interrupt such as KeyboardInterrupt) leaves every slot as it
+        # was: the step works on a copy of the state, the slot flags are copies, and each
+        # generator's state is saved before its first draw (see _step).
+        state, seats = self.state.copy(check=False), self.learner_seat.copy()
         ended, forfeited, finished = self._ended.copy(), self._forfeited.copy(), dict(self._finished)
         saved: dict = {}
         try:
             out = self._step(state, seats, ended, forfeited, finished, actions, saved)
-        except Exception:
+        except BaseException:
             for g, st in saved.items():
                 g.bit_generator.state = st
             raise
@@ -228,7 +232,7 @@ class MadangVectorEnv(VectorEnv):
                              f"in slot {i}; legal actions: {allowed}")
         restart = np.flatnonzero(ended)  # next-step mode: games that ended in the last step
         if restart.size:
-            game.reset_where(state, ended)
+            game.reset_where(state, ended, check=False)
             self._save_seat_rngs(saved, restart)
             self._draw_seats(seats, self._seat_rngs, restart)
             ended[:] = forfeited[:] = False
@@ -255,20 +259,20 @@ class MadangVectorEnv(VectorEnv):
             if idx.size:
                 final_mask = np.zeros((n, game.num_actions), dtype=np.int8)
                 final_obs = np.zeros((n, game.obs_size), dtype=np.float32)
-                final_obs[idx] = game.observe(state.take(idx), seats[idx])
+                final_obs[idx] = game.observe(state.take(idx, check=False), seats[idx], check=False)
                 final_info = {"learner_seat": seats.copy(), **self.results.batch(n, finished)}
                 final_info.update({f"_{k}": terminated.copy() for k in list(final_info)})
                 infos["final_obs"] = observation(final_obs, final_mask, self.observation_mode)
                 infos["_final_obs"], infos["final_info"], infos["_final_info"] = \
                     terminated.copy(), final_info, terminated.copy()
-                game.reset_where(state, terminated)
+                game.reset_where(state, terminated, check=False)
                 forfeited[:] = False
                 finished.clear()
                 self._save_seat_rngs(saved, idx)
                 self._draw_seats(seats, self._seat_rngs, idx)
                 play_opponents(game, state, seats, self.opponents, self._np_random)
             fields = self.results.batch(n)
-        mask = game.legal_mask(state).astype(np.int8)
+        mask = game.legal_mask(state, check=False).astype(np.int8)
         mask[forfeited] = 0
         infos.update(action_mask=mask, learner_seat=seats.copy(), **fields)
         truncated = np.zeros(n, dtype=bool)
@@ -301,7 +305,7 @@ class MadangVectorEnv(VectorEnv):
             seats[idx] = self.learner_seat_config
 
     def _observe(self, state, seats, mask):
-        return observation(self.game.observe(state, seats), mask, self.observation_mode)
+        return observation(self.game.observe(state, seats, check=False), mask, self.observation_mode)
 
 
 def _check_reset_mask(mask, n: int) -> np.ndarray:

@@ -23,20 +23,29 @@ Search support (the calls a bot that plans from its own observation needs)::
     states, seats = game.sample_states(obs, seeds)   # (B, O), (B, k) -> B k full states
     copies = state.clone(seeds)              # (B, k) seeds -> B k copies, own streams
 
-``step`` validates before it mutates: wrong dtypes or shapes, out-of-range or
-illegal actions and actions on finished games raise ``ValueError`` and leave
-the state untouched.
+Every public call validates before it acts (``check=True``, the default): the state must
+be one this game's configuration made (:attr:`BatchState.identity
+<envs.core.state.BatchState>`), with the game's array dtypes and shapes, writeable and
+C-contiguous, and contents that obey the game's invariants (:meth:`Game.check_state`);
+``where``, index, seat and action arguments are checked too.  Any problem raises
+``ValueError`` naming it and leaves the state untouched.  ``check=False`` skips the checks
+for trusted internal callers (the adapters, the trainer and the bots step states that only
+the core has written).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
 from . import kernels as _kernels
 from . import rng as _rng
+from .identity import GameIdentity
+from .kernels import jit_disabled
 from .state import BatchState
+from .state_check import NO_SKIP, StateChecker, game_index, rows_of
 
 
 class Game:
@@ -49,7 +58,9 @@ class Game:
     * ``obs_size`` and ``obs_slices``: the observation layout (named slices);
     * ``action_slices``: the action layout (named slices of the flat action ids);
     * ``min_players``/``max_players``: supported seat counts;
-    * ``zero_sum``: the illegal-action loss pays the other seats (two-player zero-sum games).
+    * ``zero_sum``: the illegal-action loss pays the other seats (two-player zero-sum games);
+    * ``state_cls``: the class of its states; ``checker``: the compiled check of their
+      structure and contents (:class:`~envs.core.state_check.StateChecker`).
     """
 
     name: str = ""
@@ -62,6 +73,8 @@ class Game:
     max_players: int = 1
     zero_sum: bool = False
     reward_modes: tuple[str, ...] = ("score",)
+    state_cls: type = BatchState
+    checker: StateChecker | None = None
 
     def __init__(self, num_players: int = 1, reward: str | None = None):
         if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
@@ -79,23 +92,136 @@ class Game:
         self.num_players = int(num_players)
         self.reward = reward
 
+    # -------------------------------------------------------------- identity
+    def identity_options(self) -> tuple[tuple[str, object], ...]:
+        """The options that shape this game's states, as (name, value) pairs: the seats, and
+        a game's own options (Rainbow Dice's market and starting tokens).  The constructor of
+        the game's class accepts them as keywords."""
+        return (("num_players", self.num_players),)
+
+    @functools.cached_property
+    def identity(self) -> GameIdentity:
+        """The identity every state of this game carries (shared by equal configurations)."""
+        public = next(c for c in type(self).__mro__ if "name" in vars(c) and vars(c)["name"])
+        return GameIdentity.of(public, self.identity_options())
+
+    def _made(self, state: BatchState) -> BatchState:
+        """``state``, marked as made by this game (every state a public call hands out)."""
+        state.identity = self.identity
+        return state
+
+    def _check_params(self) -> tuple:
+        """The game's scalar parameters of its check kernel (after the arrays)."""
+        return (self.num_players,)
+
+    def check_state(self, state: BatchState) -> None:
+        """Raise ``ValueError`` unless ``state`` is a valid state of this game; change nothing.
+
+        Valid: made by a game of this configuration (``state.identity``); every array of the
+        game's dtype and shape (one batch size), writeable and C-contiguous; and every game
+        obeys the game's invariants (``checker.rules``: values in range, the caches and flags
+        consistent), which every state the rules reach and every loaded position obey.  Every
+        public call with ``check=True`` runs it first.
+        """
+        self._check(state)
+
+    def _check(self, state, lo: int = 0, hi: int = -1, skip: np.ndarray = NO_SKIP) -> None:
+        """:meth:`check_state` for the games ``lo..hi-1`` (``hi`` -1: to the end) except those
+        ``skip`` ((B,) bool, or empty) marks; ``lo == hi`` checks the structure only."""
+        rule, row = self._broken_rule(state, lo, hi, skip)
+        if rule:
+            self._raise_rule(state, rule, row)
+
+    def _broken_rule(self, state, lo: int = 0, hi: int = -1, skip: np.ndarray = NO_SKIP) -> tuple[int, int]:
+        """The identity and structure checks of :meth:`_check` (raising), then the check kernel's
+        ``(rule, game)`` (``(0, -1)`` when every game checked is valid)."""
+        if getattr(state, "identity", None) is not self.identity:
+            self._check_identity(state)
+        checker = self.checker
+        kernel = checker.kernel
+        if jit_disabled():  # the kernel runs as Python and checks no types
+            self._raise_structure(state)
+        try:
+            arrays = checker.get(state)
+        except AttributeError:
+            self._raise_structure(state)
+        try:
+            return kernel(lo, hi, skip, *arrays, *self._check_params())
+        except Exception:  # numba refused the arrays' types (dtype, layout, read-only, not arrays)
+            self._raise_structure(state)
+            raise ValueError(f"the arrays of this state do not fit {self.identity.label}") from None
+
+    def _check_identity(self, state) -> None:
+        ident = getattr(state, "identity", None)
+        if not isinstance(state, BatchState):
+            raise ValueError(f"expected a {self.state_cls.__name__} of {self.identity.label}, "
+                             f"got {type(state).__name__}")
+        if not isinstance(ident, GameIdentity):
+            raise ValueError(f"this {type(state).__name__} carries no game identity: build states with "
+                             "a game's init, from_position or the state methods, not from arrays")
+        if ident != self.identity:
+            raise ValueError(f"this state was made by {ident.label}; this game is {self.identity.label}")
+        if type(state) is not self.state_cls:
+            raise ValueError(f"expected a {self.state_cls.__name__}, got {type(state).__name__}")
+
+    def _raise_structure(self, state) -> None:
+        problem = self.checker.structure_problem(state, self.num_players)
+        if problem is not None:
+            raise ValueError(f"{problem} ({self.identity.label})")
+
+    def _raise_rule(self, state, rule: int, row: int) -> None:
+        checker = self.checker
+        if rule < 0:
+            k = -1 - rule
+            name = checker.names[k]
+            shape = getattr(state, name).shape
+            want = checker.shape_of(k, state.batch_size, self.num_players)
+            raise ValueError(f"state field {name} has shape {shape}, expected {want} for "
+                             f"{state.batch_size} games of {self.identity.label}")
+        shown = checker.rules[rule - 1][0]
+        values = ", ".join(f"{name}={np.asarray(getattr(state, name)[row]).tolist()}" for name in shown)
+        raise ValueError(f"invalid state, game {row}: {self._rule_text(rule)} ({values})")
+
+    def _rule_text(self, rule: int) -> str:
+        return self.checker.rules[rule - 1][1].format(P=self.num_players, P_1=self.num_players - 1)
+
     # ----------------------------------------------------------------- hooks
     def new_games(self, key: np.ndarray, counter: np.ndarray) -> BatchState:
         """Fresh games drawing from the streams ``(key, counter)`` (each (B,) uint64)."""
         raise NotImplementedError
 
-    def legal_mask(self, state: BatchState) -> np.ndarray:
-        """(B, A) bool mask of the legal actions of the seat to move; all False when done."""
+    def _legal_mask(self, state: BatchState) -> np.ndarray:
+        """Hook of :meth:`legal_mask` (state already checked)."""
         raise NotImplementedError
 
     def _apply(self, state: BatchState, actions: np.ndarray) -> np.ndarray:
         """Apply validated int64 ``actions`` to every game (all not done); return (B, P) rewards."""
         raise NotImplementedError
 
-    def observe(self, state: BatchState, seats: np.ndarray | None = None) -> np.ndarray:
-        """(B, O) float32 observations from ``seats`` (default: the seat to move; see
-        :meth:`observer_seats`)."""
+    def _observe(self, state: BatchState, seats: np.ndarray | None) -> np.ndarray:
+        """Hook of :meth:`observe`: ``seats`` is None (the movers) or checked (B,) int64 seats."""
         raise NotImplementedError
+
+    def _reset_rows(self, state: BatchState, rows: np.ndarray) -> None:
+        """Hook of :meth:`reset_where`: new games in the (checked) ``rows``, continuing their streams."""
+        fresh = self.new_games(state.rng_key[rows], state.rng_counter[rows])
+        state.put(rows, fresh, check=False)
+
+    def legal_mask(self, state: BatchState, check: bool = True) -> np.ndarray:
+        """(B, A) bool mask of the legal actions of the seat to move; all False when done.
+
+        ``check=False`` skips :meth:`check_state` (trusted callers)."""
+        if check:
+            self._check(state)
+        return self._legal_mask(state)
+
+    def observe(self, state: BatchState, seats=None, check: bool = True) -> np.ndarray:
+        """(B, O) float32 observations from ``seats`` (default: the seat to move; see
+        :meth:`observer_seats`).  ``check=False`` skips :meth:`check_state` (the seats are
+        checked either way)."""
+        if check:
+            self._check(state)
+        return self._observe(state, None if seats is None else self.observer_seats(state, seats))
 
     def observer_seats(self, state: BatchState, seats=None) -> np.ndarray:
         """(B,) int64 observing seats for :meth:`observe`: the movers by default.
@@ -113,7 +239,9 @@ class Game:
                 arr = np.broadcast_to(arr, state.to_move.shape)
             except ValueError:
                 raise ValueError(f"seats must broadcast to ({state.batch_size},), got shape {arr.shape}") from None
-        arr = arr.astype(np.int64, copy=False)
+        if arr.dtype.kind == "u" and arr.size and int(arr.max()) >= self.num_players:
+            raise ValueError(f"seat {int(arr.max())} out of range 0..{self.num_players - 1}")
+        arr = np.ascontiguousarray(arr, dtype=np.int64)  # one kernel signature (a broadcast is strided)
         bad = _kernels.first_out_of_range(arr, 0, self.num_players)
         if bad >= 0:
             raise ValueError(f"seat {int(arr[bad])} out of range 0..{self.num_players - 1}")
@@ -125,9 +253,9 @@ class Game:
         The default steps a copy of those games and writes it back; games whose rules work
         on row sets override it to skip the copies.
         """
-        sub = state.take(rows)
+        sub = state.take(rows, check=False)
         rewards = self._apply(sub, actions)
-        state.put(rows, sub)
+        state.put(rows, sub, check=False)
         return rewards
 
     def observation_position(self, observation: np.ndarray) -> tuple[dict, int]:
@@ -142,27 +270,52 @@ class Game:
     def _sample_states(self, observations: np.ndarray, seeds: np.ndarray):
         """Hook of :meth:`sample_states` (arguments already validated); returns ``(states, seats)``."""
         built = [self.observation_position(o) for o in observations]
-        one_each = type(self.from_position(built[0][0], seed=0)).concat(
-            [self.from_position(pos, seed=0) for pos, _ in built]
-        )
+        one_each = self.state_cls.concat([self.from_position(pos, seed=0) for pos, _ in built], check=False)
         seats = np.repeat(np.array([seat for _, seat in built], dtype=np.int64), seeds.shape[1])
-        return one_each.clone(seeds), seats
+        return one_each.clone(seeds, check=False), seats
 
     def to_position(self, state: BatchState, index: int = 0) -> dict:
         """The JSON-compatible position dict of game ``index`` (see the game's spec)."""
+        return self._to_position(state, self._checked_index(state, index))
+
+    def _to_position(self, state: BatchState, index: int) -> dict:
+        """Hook of :meth:`to_position` (state and index checked)."""
         raise NotImplementedError
 
     def from_position(self, position: Any, seed: int | None = None) -> BatchState:
-        """A one-game state from a position dict; ``ValueError`` naming the problem if invalid."""
+        """A one-game state from a position dict; ``ValueError`` naming the problem if invalid.
+
+        Its random stream starts from ``seed`` (an int, reduced modulo 2**64), or a fresh one.
+        """
+        key = _rng.keys_from_seeds([_rng.resolve_seed(seed)])
+        return self._made(self._from_position(position, key))
+
+    def _from_position(self, position: Any, key: np.ndarray) -> BatchState:
+        """Hook of :meth:`from_position`: validate ``position``, build the state with stream ``key``."""
         raise NotImplementedError
 
     def result(self, state: BatchState, index: int = 0) -> dict:
         """Result fields for the ``info`` dict of a finished game (e.g. ``{"scores": [...]}``)."""
+        return self._result(state, self._checked_index(state, index))
+
+    def _result(self, state: BatchState, index: int) -> dict:
+        """Hook of :meth:`result` (state and index checked)."""
         raise NotImplementedError
 
+    def _checked_index(self, state: BatchState, index) -> int:
+        """``index`` as a game of ``state``, after checking that game (and the state's structure)."""
+        self._check(state, 0, 0)
+        i = game_index(index, state.batch_size)
+        self._check(state, i, i + 1)
+        return i
+
     def describe_action(self, action: int) -> str:
-        """A short human-readable name of a flat action id."""
-        return str(int(action))
+        """A short human-readable name of a flat action id (an int; ids out of range say so)."""
+        return self._describe_action(_action_id(action))
+
+    def _describe_action(self, action: int) -> str:
+        """Hook of :meth:`describe_action`."""
+        return str(action)
 
     view_module = None
     """The game's ``view`` module (``envs/<game>/view.py``): what one seat sees, for people.
@@ -177,15 +330,17 @@ class Game:
 
         Only what that seat may see: never another seat's hidden cards or the stock order.
         """
+        index = self._checked_index(state, index)
         P = self.num_players
         seat = int(state.to_move[index]) if seat is None else seat
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P:
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < P:
             raise ValueError(f"seat must be in 0..{P - 1}, got {seat!r}")
-        return self.view_module.seat_view(self, state, int(index), int(seat))
+        return self.view_module.seat_view(self, state, index, int(seat))
 
     def legal_moves(self, state: BatchState, index: int = 0) -> list[dict]:
         """The legal moves of game ``index``'s seat to move, each ``{"id", "kind", "text", ...}``."""
-        legal = np.flatnonzero(self.legal_mask(state.take([index]))[0]).tolist()
+        index = self._checked_index(state, index)
+        legal = np.flatnonzero(self._legal_mask(state.take([index], check=False))[0]).tolist()
         return self.view_module.moves(self.seat_view(state, index), legal)
 
     def render_text(self, state: BatchState, index: int = 0, seat: int | None = None) -> str:
@@ -201,15 +356,35 @@ class Game:
         """Results of the games that slot ``index`` skipped since its last (re)set: games
         decided before any decision and dealt again (Go-Stop chongtong); none by default.
         Evaluations count them as games played."""
+        return self._skipped_results(state, self._checked_index(state, index))
+
+    def _skipped_results(self, state: BatchState, index: int) -> list[dict]:
+        """Hook of :meth:`skipped_results` (state and index checked)."""
         return []
 
     def final_rewards(self, state: BatchState, index: int = 0) -> np.ndarray:
         """(P,) rewards of a game that ended before any decision (e.g. a chongtong deal)."""
+        return self._final_rewards(state, self._checked_index(state, index))
+
+    def _final_rewards(self, state: BatchState, index: int) -> np.ndarray:
+        """Hook of :meth:`final_rewards` (state and index checked)."""
         return np.zeros(self.num_players, dtype=np.float32)
 
     def forfeit_result(self, state: BatchState, index: int, loser: int, penalty: float) -> dict:
-        """Result fields when seat ``loser`` ends game ``index`` by an illegal action."""
-        return self.result(state, index)
+        """Result fields when seat ``loser`` ends game ``index`` by an illegal action (``penalty``,
+        a positive finite number, is what it loses)."""
+        index = self._checked_index(state, index)
+        P = self.num_players
+        if isinstance(loser, (bool, np.bool_)) or not isinstance(loser, (int, np.integer)) or not 0 <= loser < P:
+            raise ValueError(f"loser must be a seat in 0..{P - 1}, got {loser!r}")
+        if isinstance(penalty, (bool, np.bool_)) or not isinstance(penalty, (int, float, np.number)) \
+                or not np.isfinite(penalty) or penalty <= 0:
+            raise ValueError(f"penalty must be a positive finite number, got {penalty!r}")
+        return self._forfeit_result(state, index, int(loser), float(penalty))
+
+    def _forfeit_result(self, state: BatchState, index: int, loser: int, penalty: float) -> dict:
+        """Hook of :meth:`forfeit_result` (arguments checked)."""
+        return self._result(state, index)
 
     def new_episode(self, options: dict, seed: int | None, previous: BatchState | None):
         """One new game for a single env's ``reset``; returns ``(state, info)``.
@@ -224,7 +399,8 @@ class Game:
             return self.from_position(options["position"], seed=s), {}
         if seed is not None or previous is None:
             return self.init([_rng.resolve_seed(seed)]), {}
-        return self.new_games(previous.rng_key.copy(), previous.rng_counter.copy()), {}
+        self._check(previous, 0, 0)
+        return self._made(self.new_games(previous.rng_key.copy(), previous.rng_counter.copy())), {}
 
     # --------------------------------------------------------------- generic
     def init(self, seeds) -> BatchState:
@@ -235,30 +411,41 @@ class Game:
         if isinstance(seeds, (int, np.integer)) and not isinstance(seeds, (bool, np.bool_)):
             seeds = [seeds]
         key = _rng.keys_from_seeds(seeds)  # seeds reduced modulo 2**64; non-integers raise
-        return self.new_games(key, np.zeros(key.shape[0], dtype=np.uint64))
+        return self._made(self.new_games(key, np.zeros(key.shape[0], dtype=np.uint64)))
 
-    def reset_where(self, state: BatchState, where: np.ndarray) -> np.ndarray:
-        """Replace the games selected by the bool mask ``where`` with new games, in place.
+    def reset_where(self, state: BatchState, where, check: bool = True) -> np.ndarray:
+        """Replace the games ``where`` selects with new games, in place; returns their indices.
 
-        Each new game continues its slot's random stream, so a batch slot plays the
-        same sequence of games as a single env reset repeatedly from the same seed.
-        Returns the indices that were reset.
+        ``where`` follows the rule of :meth:`step_where`: a (B,) bool mask or distinct game
+        indices.  Each new game continues its slot's random stream, so a batch slot plays the
+        same sequence of games as a single env reset repeatedly from the same seed.  With
+        ``check`` the state is checked first, except the games being replaced (they may hold
+        anything).
         """
-        idx = np.flatnonzero(where)
-        if idx.size:
-            fresh = self.new_games(state.rng_key[idx], state.rng_counter[idx])
-            state.put(idx, fresh)
-        return idx
+        if check:
+            self._check(state, 0, 0)
+            rows = rows_of(where, state.batch_size)
+            replaced = np.zeros(state.batch_size, dtype=bool)
+            replaced[rows] = True
+            self._check(state, skip=replaced)
+        else:
+            where = np.asarray(where)
+            rows = np.flatnonzero(where) if where.dtype == bool else where.astype(np.int64)
+        if rows.size:
+            self._reset_rows(state, rows)
+        return rows
 
     def step(self, state: BatchState, actions, check: bool = True) -> np.ndarray:
         """Apply one action per game in place and return (B, P) float32 per-seat rewards.
 
-        With ``check`` (the default) the actions are validated first, and any problem
-        raises ``ValueError`` before anything changes.  ``check=False`` skips validation
-        for trusted callers (the trainer and benchmark sample from the mask).
+        With ``check`` (the default) the state (:meth:`check_state`) and the actions are
+        validated first, and any problem raises ``ValueError`` before anything changes.
+        ``check=False`` skips validation for trusted callers (the trainer and benchmark
+        sample from the mask).
         """
         if check:
-            actions = self.check_actions(state, actions)
+            self._check(state)
+            actions = self._check_actions(state, actions)
         else:
             actions = np.asarray(actions, dtype=np.int64)
         return self._apply(state, actions)
@@ -266,28 +453,22 @@ class Game:
     def step_where(self, state: BatchState, where, actions, check: bool = True) -> np.ndarray:
         """Step only the games ``where`` selects, in place; return (B, P) float32 rewards.
 
-        ``where`` is a (B,) bool mask or an array of distinct game indices; ``actions`` holds
-        one action per selected game, in index order (``game.step_where(state, ~state.done,
-        actions)`` steps the live games of a batch).  The other games are left untouched and
-        get zero rewards.  Validation is as in :meth:`step`, on the selected games.
+        ``where`` is a (B,) bool mask or a 1-d array of distinct game indices in ``0..B-1``
+        (anything else is a ``ValueError``: integer flags, a mask of another length,
+        repeated or negative indices, floats); ``actions`` holds one action per selected
+        game, in index order (``game.step_where(state, ~state.done, actions)`` steps the
+        live games of a batch).  The other games are left untouched and get zero rewards.
+        Validation is as in :meth:`step`, on the selected games.
         """
-        B = state.batch_size
-        where = np.asarray(where)
-        if where.dtype == bool:
-            if where.shape != (B,):
-                raise ValueError(f"where must be a ({B},) bool mask or game indices, got shape {where.shape}")
-            rows = np.flatnonzero(where)
-        else:
-            if where.ndim != 1 or not np.issubdtype(where.dtype, np.integer):
-                raise ValueError(f"where must be a ({B},) bool mask or game indices, got {where!r}")
-            rows = where.astype(np.int64)
-            if rows.size and (rows.min() < 0 or rows.max() >= B or np.unique(rows).size != rows.size):
-                raise ValueError(f"where must hold distinct game indices in 0..{B - 1}")
         if check:
-            actions = self.check_actions(state.take(rows), actions, games=rows)
+            self._check(state)
+            rows = rows_of(where, state.batch_size)
+            actions = self._check_actions(state.take(rows, check=False), actions, games=rows)
         else:
+            where = np.asarray(where)
+            rows = np.flatnonzero(where) if where.dtype == bool else where.astype(np.int64)
             actions = np.asarray(actions, dtype=np.int64)
-        rewards = np.zeros((B, self.num_players), dtype=np.float32)
+        rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
         if rows.size:
             rewards[rows] = self._apply_rows(state, rows, actions)
         return rewards
@@ -305,33 +486,51 @@ class Game:
         (dice games: only the future dice differ between samples).  Raises ``ValueError``
         for an observation no state reproduces (malformed, or of a finished Go-Stop deal).
         """
-        obs = np.asarray(observations, dtype=np.float32)
+        try:
+            obs = np.asarray(observations, dtype=np.float32)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"observations must be a (B, {self.obs_size}) array of numbers: {e}") from None
         if obs.ndim != 2 or obs.shape[1] != self.obs_size:
             raise ValueError(f"observations must have shape (B, {self.obs_size}), got {obs.shape}")
+        if not ((obs >= 0) & (obs <= 1)).all():  # NaN fails too
+            raise ValueError("observations hold values outside [0, 1]; no observation does")
         seeds = np.asarray(seeds)
         if seeds.ndim != 2 or seeds.shape[0] != obs.shape[0] or seeds.shape[1] < 1:
             raise ValueError(f"seeds must have shape ({obs.shape[0]}, k) with k >= 1, got {seeds.shape}")
         states, seats = self._sample_states(obs, seeds)
-        again = self.observe(states, seats)
+        rule, row = self._broken_rule(self._made(states))
+        if rule > 0:
+            raise ValueError(f"observation {row // seeds.shape[1]} is not one that {self.name} produces: "
+                             f"the state it shows breaks a rule ({self._rule_text(rule)})")
+        if rule < 0:
+            self._raise_rule(states, rule, row)
+        again = self._observe(states, seats)
         bad = (again != np.repeat(obs, seeds.shape[1], axis=0)).any(axis=1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0]) // seeds.shape[1]
             raise ValueError(f"observation {i} is not one that {self.name} produces: no state reproduces it")
         return states, seats
 
-    def check_actions(self, state: BatchState, actions, games=None) -> np.ndarray:
-        """Validate a (B,) batch of actions; return it as int64 or raise ``ValueError``.
+    def check_actions(self, state: BatchState, actions) -> np.ndarray:
+        """Validate ``state`` (:meth:`check_state`) and a (B,) batch of actions for it; return
+        the actions as int64 or raise ``ValueError``."""
+        self._check(state)
+        return self._check_actions(state, actions)
 
-        ``games`` (B,) names the games in messages (default ``0..B-1``).
-        """
+    def _check_actions(self, state: BatchState, actions, games=None) -> np.ndarray:
+        """:meth:`check_actions` of a checked state; ``games`` (B,) names the games in messages
+        (default ``0..B-1``)."""
         arr = np.asarray(actions)
         B = state.batch_size
-        if arr.dtype.kind not in "iu":
+        if arr.dtype.kind not in "iu" and not (arr.size == 0 and arr.ndim == 1):  # [] is float64
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
             raise ValueError(f"actions must have shape ({B},), got {arr.shape}")
+        if arr.dtype.kind == "u" and B and int(arr.max()) >= self.num_actions:
+            i = int(arr.argmax())
+            raise ValueError(f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {i})")
         arr = arr.astype(np.int64)
-        mask = self.legal_mask(state)
+        mask = self._legal_mask(state)
         kind, i = _kernels.first_bad_action(arr, state.done, mask)
         if kind == 0:
             return arr
@@ -351,6 +550,8 @@ class Game:
         All seats tied gives 0 for everyone.
         """
         scores = np.asarray(scores)
+        if scores.ndim != 2 or scores.dtype.kind not in "iuf" or not np.isfinite(scores).all():
+            raise ValueError(f"scores must be a (B, P) array of finite numbers, got {scores.dtype} {scores.shape}")
         best = scores.max(axis=1, keepdims=True)
         win = scores == best
         k = win.sum(axis=1, keepdims=True)
@@ -361,3 +562,10 @@ class Game:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(num_players={self.num_players}, reward={self.reward!r})"
+
+
+def _action_id(action) -> int:
+    """``action`` as an int (Python or numpy integer, not bool), or ``ValueError``."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an int, got {type(action).__name__} {action!r}")
+    return int(action)

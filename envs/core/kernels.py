@@ -32,10 +32,16 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
 5. **Floats**: compute each observation value as the oracle does (the same float32
    tables, or float64 then one rounding); avoid sums whose order may differ (a BLAS dot
    product rounds differently on different CPUs).
-6. **The Game class** (``rules.py``) keeps the public API: ``new_games``, ``legal_mask``,
-   ``_apply``, ``_apply_rows`` (``step_where`` without copies) and ``observe`` allocate
-   outputs and call one kernel each; validation and ``ValueError`` messages stay in
-   Python (kernels return indices or codes, as :func:`first_bad_action`).
+6. **The Game class** (``rules.py``) fills in :class:`~envs.core.game.Game`'s hooks:
+   ``new_games``, ``_legal_mask``, ``_apply``, ``_apply_rows`` (``step_where`` without
+   copies) and ``_observe`` allocate outputs and call one kernel each; the public methods
+   around them validate, and ``ValueError`` messages stay in Python (kernels return
+   indices or codes, as :func:`first_bad_action`).  ``state_cls`` names the state class
+   and ``checker`` its check: ``envs/<game>/checks.py`` lists the state's arrays
+   (``FIELDS``: name, dtype, shape after the batch axis) and one kernel that checks their
+   shapes and every invariant of a game (``RULES``), compiled for exactly those dtypes
+   (:class:`~envs.core.state_check.StateChecker`).  Every state the rules reach and every
+   loaded position must pass it; the random-play and position tests check that.
 7. **The oracle**: move the former numpy implementation to
    ``tests/oracles/<game>_numpy.py`` as a subclass of the game overriding those methods,
    with ``ORACLE = ThatClass`` (``madang bench`` finds it there).  Write
@@ -46,20 +52,38 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    games as a ``@pytest.mark.soak`` test.  Check that the test fails on a planted bug.
 8. **Compile cache**: ``tests/test_compile_cache.py`` runs ``tests/compile_workload.py``
    (every game through the public API) in two fresh processes and checks that the second
-   loads every kernel of ``envs/<game>/kernels.py`` from the cache (numba's dispatcher
-   statistics); nothing to add per game.
+   loads every kernel of ``envs/<game>/kernels.py`` and the state check from the cache
+   (numba's dispatcher statistics); nothing to add per game.
+9. **No JIT**: under ``NUMBA_DISABLE_JIT=1`` the kernels run as Python (for debugging);
+   numba intrinsics need a Python stand-in (Go-Stop's ``trailing_zeros``), and
+   ``tests/test_no_jit.py`` checks that every game plays the same games that way.
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+from numba import config as _numba_config
 from numba import njit
 
+from .numba_cache import guard_cache
 from .rng import _GAMMA, _M1, _M2, _S27, _S30, _S31, _S32  # the uint64 constants of the streams
+
+
+def jit_disabled() -> bool:
+    """True under ``NUMBA_DISABLE_JIT=1`` (for debugging): kernels run as Python, unchecked."""
+    return bool(_numba_config.DISABLE_JIT)
+
+
+if jit_disabled():  # as Python, the streams' uint64 arithmetic wraps around with numpy's warnings
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, r"envs\.")
 
 
 def kernel(fn=None, *, inline: bool = False):
     """``numba.njit(cache=True, _nrt=False)``: the decorator of every game kernel.
+
+    Its disk cache recovers from corrupted files (:func:`~envs.core.numba_cache.guard_cache`).
 
     Kernels cannot allocate arrays (callers pass outputs and scratch buffers in), and
     calling one kernel from another costs no reference counting.  ``inline=True`` inlines
@@ -67,8 +91,8 @@ def kernel(fn=None, *, inline: bool = False):
     """
     options = dict(cache=True, _nrt=False, inline="always" if inline else "never")
     if fn is None:
-        return lambda f: njit(**options)(f)
-    return njit(**options)(fn)
+        return lambda f: guard_cache(njit(**options)(f))
+    return guard_cache(njit(**options)(fn))
 
 
 # ------------------------------------------------------------- random streams
@@ -182,6 +206,7 @@ def first_out_of_range(values, low, high):
 
 
 # ------------------------------------------------------------------- sampling
+@guard_cache
 @njit(cache=True)
 def accept_candidates(mask, todo, cand, actions):
     """One rejection round of ``sample_legal``: rows ``todo`` take ``cand`` where legal.

@@ -20,12 +20,15 @@ def tokens(text: str) -> list[str]:
     return spaced.split()
 
 
-def match_name(query: str, names: dict[str, object], what: str, shown: list[str] | None = None):
-    """The value whose name ``query`` is (or, failing that, uniquely begins) — ignoring case and spaces.
+def match_name(query: str, names: dict[str, object], what: str, shown: list[str] | None = None,
+               prefix: bool = True):
+    """The value whose name ``query`` is (or, failing that and with ``prefix``, uniquely begins),
+    ignoring case and spaces.
 
     ``names`` maps names to values; several names may map to one value (the first name of a
     squashed spelling wins).  Raises ``ValueError`` saying that nothing matched (listing
-    ``shown``, default every name) or that the query is ambiguous (listing the candidates).
+    ``shown``, default every name; without ``prefix``, the names a prefix would have matched)
+    or that the query is ambiguous (listing the candidates).
     """
     key = _squash(query)
     table: dict[str, object] = {}
@@ -35,6 +38,9 @@ def match_name(query: str, names: dict[str, object], what: str, shown: list[str]
         return table[key]
     hits = {n: v for n, v in table.items() if key and n.startswith(key)}
     values = list(dict.fromkeys(hits.values()))
+    if not prefix and hits:
+        cands = sorted(n for n in names if _squash(n) in hits)
+        raise ValueError(f"no {what} called {query!r}; did you mean {' or '.join(cands)}?")
     if len(values) == 1:
         return values[0]
     if not values:
@@ -46,6 +52,11 @@ def match_name(query: str, names: dict[str, object], what: str, shown: list[str]
 
 def _squash(name: str) -> str:
     return re.sub(r"[\s_\-]+", "", str(name).lower())
+
+
+def is_number(word: str) -> bool:
+    """``word`` is a plain decimal number (ASCII digits only)."""
+    return word.isascii() and word.isdigit()
 
 
 def move_by_id(word: str, moves: list[dict]) -> int | None:
@@ -90,6 +101,22 @@ def fit(lines: list[str], width: int = WIDTH) -> str:
         else:
             out.extend(textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False))
     return "\n".join(out)
+
+
+def seat_label(view: dict, seat: int, names: list[str] | None = None) -> str:
+    """How a text picture calls ``seat``: ``"seat 1 (you)"``, or with ``names`` (what a front-end
+    calls each seat) ``"gostop-greedy (seat 1)"``."""
+    if names:
+        return f"{names[seat]} (seat {seat})"
+    return f"seat {seat}{' (you)' if seat == view['seat'] else ''}"
+
+
+def seat_name(view: dict, seat: int, names: list[str] | None = None) -> str:
+    """How a line about a move calls ``seat``: its name in ``names``, else ``"you"`` for the
+    viewer and ``"seat N"`` for the others."""
+    if names:
+        return names[seat]
+    return "you" if seat == view["seat"] else f"seat {seat}"
 
 
 def plural(n: int, word: str) -> str:

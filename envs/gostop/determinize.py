@@ -37,6 +37,7 @@ def _check(view: View) -> None:
     union = np.bitwise_or.reduce(np.stack(parts), axis=0)
     bad = (total != 48) | (union != C.ALL_CARDS)
     bad |= C.popcount(view.unseen) != view.hand_size_opp + view.stock_size
+    bad |= (view.hand_size_opp < 0) | (view.stock_size < 0)
     bad |= (view.decision == STOCK_CHOICE) & (view.picked >= 0) & ((view.layout & C.BIT[view.picked]) == 0)
     bad |= view.decision < 0
     if bad.any():

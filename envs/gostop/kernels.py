@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba.cpython.unsafe.numbers import trailing_zeros
-
-from ..core.kernels import draw_permutation, draw_u64, kernel
+from ..core.kernels import draw_permutation, draw_u64, jit_disabled, kernel
 from . import cards as C
 from . import observation as O
 from . import scoring as S
@@ -72,6 +70,16 @@ _BYTE_BITS = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.
 
 
 # ------------------------------------------------------------------ card sets
+if jit_disabled():  # numba's intrinsics cannot run as Python (NUMBA_DISABLE_JIT=1, for debugging)
+    def trailing_zeros(x):
+        """The index of the lowest set bit of ``x`` (not 0): the pure-Python stand-in of
+        numba's ``trailing_zeros`` intrinsic."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
+
 @kernel(inline=True)
 def popcount(x):
     """Number of cards in the set ``x`` (int64)."""

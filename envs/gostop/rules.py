@@ -30,8 +30,8 @@ import numpy as np
 
 from ..core import rng
 from ..core.game import Game
+from . import checks, determinize, kernels, observation, position, text, view
 from . import deal as D
-from . import determinize, kernels, observation, position, text, view
 from .actions import ACTION_SLICES, NUM_ACTIONS
 from .scoring import CHONGTONG_PAYOUT
 from .state import PHASE_NAMES, GoStopState
@@ -51,21 +51,22 @@ class GoStop(Game):
     reward_modes = ("payout",)
     default_learner_seat = None  # the single-agent env draws the learner's seat per deal
     view_module = view
+    state_cls = GoStopState
+    checker = checks.CHECKER
 
     def __init__(self, num_players: int = 2, reward: str | None = None):
         super().__init__(num_players=num_players, reward=reward)
+
+    def _check_params(self):
+        return ()
 
     # ------------------------------------------------------------- new games
     def new_games(self, key, counter):
         return D.new_games(key, counter)
 
-    def reset_where(self, state, where):
-        """As :meth:`Game.reset_where` (same new games), dealing straight into ``state``."""
-        if not np.count_nonzero(where):  # the common case, cheaply (single envs, small batches)
-            return np.zeros(0, np.int64)
-        idx = np.flatnonzero(where)
-        D.deal_random_into(state, idx)
-        return idx
+    def _reset_rows(self, state, rows):
+        """As :meth:`Game._reset_rows` (same new games), dealing straight into ``state``."""
+        D.deal_random_into(state, rows)
 
     def deal(self, orders, first_players, seeds=None) -> GoStopState:
         """B games from given deal orders ((B, 48) permutations) and first players ((B,) seats).
@@ -86,7 +87,7 @@ class GoStop(Game):
         if seeds.shape != (B,):
             raise ValueError(f"seeds must have shape ({B},), got {seeds.shape}")
         key = rng.keys_from_seeds(seeds)
-        return self._given_deals(orders, first, key, np.zeros(B, np.uint64))
+        return self._made(self._given_deals(orders, first, key, np.zeros(B, np.uint64)))
 
     def _given_deals(self, orders, first, key, counter) -> GoStopState:
         """Deal checked orders (:func:`.deal.given_deals`)."""
@@ -112,6 +113,7 @@ class GoStop(Game):
             key = rng.keys_from_seeds([rng.resolve_seed(seed)])
             counter = np.zeros(1, np.uint64)
         else:
+            self._check(previous, 0, 0)
             key, counter = previous.rng_key.copy(), previous.rng_counter.copy()
         first = options.get("first_player")
         if first is not None:
@@ -121,16 +123,16 @@ class GoStop(Game):
             state = D.blank(key, counter)
             if first is None:
                 first = int(D.draw_first(state, np.arange(1))[0])
-            state = self._given_deals(order[None], np.array([first]), state.rng_key, state.rng_counter)
+            state = self._made(self._given_deals(order[None], np.array([first]), state.rng_key, state.rng_counter))
             info = {"redeals": int(state.redeals[0])}
             if state.done[0]:
-                info.update(self.result(state, 0))
+                info.update(self._result(state, 0))
             return state, info
         state, skipped = self._random_deals(key, counter, first_player=first)
-        return state, {"redeals": int(state.redeals[0]), "skipped_deals": skipped[0]}
+        return self._made(state), {"redeals": int(state.redeals[0]), "skipped_deals": skipped[0]}
 
     # ---------------------------------------------------------------- masks
-    def legal_mask(self, state):
+    def _legal_mask(self, state):
         mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
         kernels.legal_mask(state.phase, state.to_move, state.hands, state.layout, state.played,
                            state.flipped, mask)
@@ -146,12 +148,10 @@ class GoStop(Game):
         return rewards
 
     # ---------------------------------------------------------- observation
-    def observe(self, state, seats=None):
+    def _observe(self, state, seats):
         out = np.empty((state.batch_size, observation.OBS_SIZE), dtype=np.float32)
         if seats is None:
             seats = state.to_move.astype(np.int64)
-        else:  # a broadcast seat is a read-only strided view: copy it (one kernel signature)
-            seats = np.ascontiguousarray(self.observer_seats(state, seats))
         kernels.observe(seats, state.to_move, state.done, state.hands, state.layout,
                         state.captured, state.ppuk_owner, state.go_count, state.go_score,
                         state.ppuk_count, state.score, state.phase, state.played, state.hand_pick,
@@ -164,11 +164,10 @@ class GoStop(Game):
         return determinize.sample_states(observations, key, np.zeros(key.shape[0], np.uint64))
 
     # ------------------------------------------------------- positions etc.
-    def to_position(self, state, index=0):
+    def _to_position(self, state, index):
         return position.to_position(state, index)
 
-    def from_position(self, position_dict, seed=None):
-        key = rng.keys_from_seeds([rng.resolve_seed(seed)])
+    def _from_position(self, position_dict, key):
         return position.from_position(position_dict, key)
 
     def pending(self, state, index=0) -> dict:
@@ -178,38 +177,37 @@ class GoStop(Game):
         None once the deal is over; ``played`` / ``flipped`` are this turn's hand card and
         flipped stock card (None when there is none yet); ``legal`` the legal action ids.
         """
-        i = int(index)
+        i = self._checked_index(state, index)
         played, flipped = int(state.played[i]), int(state.flipped[i])
         return {
             "decision": PHASE_NAMES[state.phase[i]],
             "to_move": int(state.to_move[i]),
             "played": None if played < 0 else played,
             "flipped": None if flipped < 0 else flipped,
-            "legal": np.flatnonzero(self.legal_mask(state.take([i]))[0]).tolist(),
+            "legal": np.flatnonzero(self._legal_mask(state.take([i], check=False))[0]).tolist(),
         }
 
-    def result(self, state, index=0):
+    def _result(self, state, index):
         if not state.done[index]:
             raise ValueError(f"game {index} is not over")
         return position.result_of(state, index)
 
-    def skipped_results(self, state, index=0):
+    def _skipped_results(self, state, index):
         """The chongtong deals that the (re)deal of slot ``index`` settled and dealt again."""
         return [{"winner": seat, "payout": CHONGTONG_PAYOUT, "reason": "chongtong"}
                 for seat in range(2) for _ in range(int(state.skipped[index, seat]))]
 
-    def final_rewards(self, state, index=0):
+    def _final_rewards(self, state, index):
         r = np.zeros(2, dtype=np.float32)
         w = int(state.winner[index])
         if state.done[index] and w >= 0:
             r[w], r[1 - w] = state.payout[index], -state.payout[index]
         return r
 
-    def forfeit_result(self, state, index, loser, penalty):
-        pay = float(penalty)
-        return {"winner": 1 - int(loser), "payout": int(pay) if pay.is_integer() else pay}
+    def _forfeit_result(self, state, index, loser, penalty):
+        return {"winner": 1 - loser, "payout": int(penalty) if penalty.is_integer() else penalty}
 
-    def describe_action(self, action):
+    def _describe_action(self, action):
         return text.describe_action(action)
 
 

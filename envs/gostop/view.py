@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.text import fit, match_name, move_by_id, move_lines, plural, require_legal, tokens
+from ..core.text import (
+    fit, is_number, match_name, move_lines, plural, require_legal, seat_label, seat_name, tokens,
+)
 from . import cards as C
 from .actions import CHOOSE_START, GO, STOP
 from .position import result_of
-from .scoring import settle
+from .scoring import breakdown, settle
 from .state import PHASE_NAMES, PLAY
 from .text import (
     MONTH_FLOWERS, MONTH_FLOWERS_KO, MONTHS, card_kind, card_label, card_picture, card_text,
@@ -58,6 +60,7 @@ def seat_view(game, state, i: int, seat: int) -> dict:
         "go_count": [int(x) for x in state.go_count[i]],
         "go_score": [int(x) for x in state.go_score[i]],
         "ppuk_count": [int(x) for x in state.ppuk_count[i]],
+        "tallies": [tally(ids) for ids in captured],
         "result": None,
     }
     if state.done[i]:
@@ -65,7 +68,30 @@ def seat_view(game, state, i: int, seat: int) -> dict:
         w = view["result"]["winner"]
         if view["result"]["reason"] == "stop":
             view["result"]["settlement"] = _settlement(view, w)
+            # Go / Stop is never offered on a mover's last card (spec §5.9): an empty hand
+            # means the last card ended the deal and the Stop was automatic.
+            view["result"]["last_card"] = hand_sizes[w] == 0
     return view
+
+
+THRESHOLDS = {"brights": 3, "animals": 5, "ribbons": 5, "junk": 10, "meong_bak": 7, "pi_bak_safe": 5}
+"""Counts where a captured pile starts to score (spec §7.1: brights 3, animals 5, ribbons 5,
+junk 10 units), the winner's animal count that doubles the payout (meong-bak, §9.2) and the
+loser's junk units (the cup as 2) that protect against pi-bak."""
+
+
+def tally(ids: list[int]) -> dict:
+    """A captured pile counted as it scores now (spec §7): brights, animals and ribbons, junk
+    units, and how the sake cup counts (``"animal"``, ``"junk"`` as 2 units, or None if absent),
+    plus ``protection``: the junk units that count against pi-bak (the cup always as 2)."""
+    b = breakdown(np.array([C.mask_of(ids)], np.uint64))
+    has_cup, cup_junk = C.CUP in ids, bool(b.cup_as_junk[0])
+    units = int(C.JUNK_UNITS[ids].sum()) if ids else 0
+    return {"brights": sum(c in C.BRIGHTS for c in ids), "animals": int(b.animals[0]),
+            "ribbons": sum(c in C.RIBBONS for c in ids),
+            "junk": units + (2 if has_cup and cup_junk else 0),
+            "cup": None if not has_cup else "junk" if cup_junk else "animal",
+            "protection": units + (2 if has_cup else 0), "points": int(b.score[0])}
 
 
 def _settlement(view: dict, winner: int) -> dict:
@@ -153,29 +179,30 @@ def _decision_line(view: dict) -> str:
     return f"score {view['scores'][view['to_move']]}: go or stop?"
 
 
-def result_line(view: dict) -> str:
-    """The end of the deal in words (``view["result"]`` set)."""
-    r, me = view["result"], view["seat"]
+def result_line(view: dict, names: list[str] | None = None) -> str:
+    """The end of the deal in words (``view["result"]`` set); ``names`` as in :func:`explain`."""
+    r = view["result"]
     if r["winner"] is None:
         return "nagari: nobody stopped before the cards ran out (a draw, 0 points)"
-    who = "you win" if r["winner"] == me else f"seat {r['winner']} wins"
+    name = seat_name(view, r["winner"], names)
+    who = f"{name} {'win' if name == 'you' else 'wins'} {plural(r['payout'], 'point')}"
     if r["reason"] != "stop":
-        return f"{who} {r['payout']} by {r['reason'].replace('_', ' ')}"
+        return f"{who} by {r['reason'].replace('_', ' ')}"
     s = r["settlement"]
     baks = [b.replace("_", "-") for b in ("gwang_bak", "meong_bak", "pi_bak") if s[b]]
     gos = f", {s['go_count']} Go -> {s['value']}" if s["go_count"] else ""
     bak = f", {' + '.join(baks)} x{2 ** len(baks)}" if baks else ""
-    return f"{who} {r['payout']} (score {s['base']}{gos}{bak})"
+    how = "when the last card ended the deal " if r.get("last_card") else ""
+    return f"{who} {how}(score {s['base']}{gos}{bak})"
 
 
-def render(view: dict, moves: list[dict] | None = None) -> str:
+def render(view: dict, moves: list[dict] | None = None, names: list[str] | None = None) -> str:
     """The view as plain text: the other player's pile and hand size, the layout, your side."""
     me, opp = view["seat"], 1 - view["seat"]
     if view["over"]:
-        head = "Go-Stop: the deal is over: " + result_line(view)
+        head = "Go-Stop: the deal is over: " + result_line(view, names)
     else:
-        you = " (you)" if view["to_move"] == me else ""
-        head = f"Go-Stop: seat {view['to_move']}{you} to move: {_decision_line(view)}"
+        head = f"Go-Stop: {seat_label(view, view['to_move'], names)} to move: {_decision_line(view)}"
 
     def side(s: int) -> str:
         gos = f", {view['go_count'][s]} Go at {view['go_score'][s]}" if view["go_count"][s] else ""
@@ -183,7 +210,8 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
         return f"score {view['scores'][s]}{gos}{ppuk}; captured {_group_line(view['captured'][s])}"
 
     lines = [head,
-             f"seat {opp}: {plural(view['hand_sizes'][opp], 'card')} in hand, {side(opp)}",
+             f"{seat_label(view, opp, names) if names else f'seat {opp}'}: "
+             f"{plural(view['hand_sizes'][opp], 'card')} in hand, {side(opp)}",
              f"layout: {_layout_line(view)}",
              f"stock: {plural(view['stock_size'], 'card')}"]
     if view["played"] is not None:
@@ -204,14 +232,12 @@ def _table(view: dict) -> set[int]:
     return cards | {c for c in (view["played"], view["flipped"]) if c is not None}
 
 
-def _seat_name(view: dict, s: int) -> str:
-    return "you" if s == view["seat"] else f"seat {s}"
-
-
-def explain(before: dict, action: int, after: dict) -> dict:
+def explain(before: dict, action: int, after: dict, names: list[str] | None = None) -> dict:
     """One line about ``action`` taken at ``before`` (which led to ``after``), from public cards.
 
     ``played``/``flipped``/``captured`` list the cards involved, for front-ends to highlight.
+    ``names`` (what to call each seat) names the other seat and the winner; by default
+    ``you`` and ``seat N``.
     """
     a, m = int(action), before["to_move"]
     out: dict = {"played": None, "flipped": None, "captured": []}
@@ -241,14 +267,14 @@ def explain(before: dict, action: int, after: dict) -> dict:
             parts.append("captures " + ", ".join(card_label(c) for c in won))
         if lost:
             units = int(C.JUNK_UNITS[lost].sum())
-            parts.append(f"takes {units} junk from {_seat_name(before, 1 - m)}")
+            parts.append(f"takes {units} junk from {seat_name(before, 1 - m, names)}")
         choosing = after["decision"] in ("hand_choice", "stock_choice")
         if not after["over"] and after["to_move"] == m and choosing:
             parts.append("must choose which card to take")
         elif after["scores"][m] != before["scores"][m]:
             parts.append(f"score {before['scores'][m]} -> {after['scores'][m]}")
     if after["over"]:
-        parts.append(result_line(after))
+        parts.append(result_line(after, names))
     out["text"] = "; ".join(parts)
     return out
 
@@ -263,32 +289,70 @@ def _card_names(card: int) -> list[str]:
     return names
 
 
-def parse(text: str, view: dict, moves: list[dict]) -> int:
-    """The move a person typed: an id, ``go``, ``stop``, or a card: ``play mar bright``,
-    ``take jun ribbon``, ``play 8`` (card id 8), or just ``mar junk``.
+PLAY_VERBS = ("play", "p")
+TAKE_VERBS = ("take", "choose", "t", "c")
 
-    A name that fits two interchangeable cards (two junk of a month) takes the lower id.
-    Raises ``ValueError`` with the reason when the text names no legal move.
+
+def hint(view: dict, moves: list[dict]) -> str:
+    """What may be typed now, for a prompt: the words that fit the decision, with examples
+    from the cards and move ids of ``moves``."""
+    cards = sorted(mv["card"] for mv in moves if "card" in mv)
+    d = view["decision"]
+    if view["over"] or not moves:
+        return "the deal is over"
+    if d == "go_stop":
+        return f"'go' or 'stop' (or the move ids {GO}, {STOP})"
+    if d == "play":
+        return (f"'play CARD', a card of your hand by its number ('play {cards[0]}') or name "
+                f"('play {_short_name(cards[0])}'), or its number alone")
+    choices = " or ".join(f"'take {c}' ({card_label(c)}, move id {c + CHOOSE_START})" for c in cards)
+    return f"'take CARD' with the card of the table to take: {choices}"
+
+
+def _short_name(card: int) -> str:
+    return f"{MONTHS[card // 4].lower()} {card_kind(card).split('/')[0]}"
+
+
+def parse(text: str, view: dict, moves: list[dict]) -> int:
+    """The move a person typed: an id, ``go``, ``stop``, or a card: ``play mar bright`` or
+    ``play 8`` (card id 8) from the hand, ``take jun ribbon`` or ``take 44`` when choosing a
+    card of the table, or just the card's name (``mar junk``).
+
+    A verb must fit the decision: ``play`` only plays a card from the hand, ``take`` only
+    chooses.  A name that fits two interchangeable cards (two junk of a month) takes the
+    lower id.  Raises ``ValueError`` with the reason (and what may be typed) when the text
+    names no legal move.
     """
     words = tokens(text)
     if not words:
-        raise ValueError("type a move: an id, a card ('play mar bright', 'take jun ribbon'), "
-                         "'go' or 'stop'")
-    if len(words) == 1 and (a := move_by_id(words[0], moves)) is not None:
-        return a
+        raise ValueError(f"type a move: {hint(view, moves)}")
+    legal = {mv["id"] for mv in moves}
+    if len(words) == 1 and is_number(words[0]):
+        a = int(words[0])
+        if a in legal:
+            return a
+        raise ValueError(_not_a_move_id(a, view, moves))
     verb = words[0]
     if verb in ("go", "stop") and len(words) == 1:
         a = GO if verb == "go" else STOP
-        return require_legal(a, moves, f"'{verb}' is possible only when you are asked to go or stop")
+        return require_legal(a, moves, f"'{verb}' is possible only when you are asked to go or stop; "
+                                       f"type {hint(view, moves)}")
     cards = {mv["card"]: mv["id"] for mv in moves if "card" in mv}
     if not cards:
-        raise ValueError("say 'go' or 'stop'")
-    rest = words[1:] if verb in ("play", "p", "take", "choose", "t", "c") else words
-    if len(rest) == 1 and rest[0].isdigit():
+        raise ValueError(f"you are asked to go or stop: type {hint(view, moves)}")
+    playing = view["decision"] == "play"
+    if verb in TAKE_VERBS and playing:
+        raise ValueError(f"'{verb}' chooses a card of the table after a double match; now you play a "
+                         f"card from your hand: type {hint(view, moves)}")
+    if verb in PLAY_VERBS and not playing:
+        raise ValueError(f"'{verb}' plays a card from your hand; now you choose a card of the table: "
+                         f"type {hint(view, moves)}")
+    rest = words[1:] if verb in PLAY_VERBS + TAKE_VERBS else words
+    if len(rest) == 1 and is_number(rest[0]):
         c = int(rest[0])
         if c in cards:
             return cards[c]
-        where = "in your hand" if view["decision"] == "play" else "to choose"
+        where = "in your hand" if playing else "to choose"
         raise ValueError(f"card {c} is not {where}; cards {where}: "
                          + ", ".join(f"{k} {card_text(k)}" for k in cards))
     names: dict[str, int] = {}
@@ -300,8 +364,20 @@ def parse(text: str, view: dict, moves: list[dict]) -> int:
     return cards[c]
 
 
+def _not_a_move_id(a: int, view: dict, moves: list[dict]) -> str:
+    """Why the number ``a`` is no move now, and what may be typed instead."""
+    cards = {mv["card"] for mv in moves if "card" in mv}
+    if view["decision"] in ("hand_choice", "stock_choice") and a in cards:
+        return f"{a} is a card number, not a move id: type 'take {a}' or the move id {a + CHOOSE_START}"
+    if view["decision"] == "play" and a < C.NUM_CARDS:
+        return (f"card {a} is not in your hand; your hand: "
+                + ", ".join(f"{k} {card_text(k)}" for k in sorted(cards)))
+    return f"move {a} is not legal now; type {hint(view, moves)}"
+
+
 def reference() -> dict:
-    """The fixed deck table a front-end draws cards with: month, kind, label and picture per id."""
+    """The fixed deck table a front-end draws cards with: month, kind, label and picture per id,
+    and the :data:`THRESHOLDS` of the captured piles."""
     return {
         "cards": [
             {"id": c, "month": C.month_of(c), "month_name": MONTHS[c // 4],
@@ -310,4 +386,5 @@ def reference() -> dict:
             for c in range(C.NUM_CARDS)
         ],
         "months": list(MONTHS),
+        "thresholds": dict(THRESHOLDS),
     }

@@ -33,11 +33,10 @@ import dataclasses
 
 import numpy as np
 
-from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
 from ..core.validate import require_int
-from . import kernels, observation, position, view
+from . import checks, kernels, observation, position, view
 from .actions import ACTION_SLICES, NUM_ACTIONS, describe_action
 from .hands import ALL_DICE, NUM_HANDS
 from .observation import OBS_SIZE
@@ -79,8 +78,12 @@ class RainbowState(BatchState):
 
     @property
     def dice(self) -> np.ndarray:
-        """(B, 6) int8 dice in rainbow order (decoded from ``code``)."""
-        return ALL_DICE.take(self.code, axis=0)
+        """(B, 6) int8 dice in rainbow order (decoded from ``code``; ``ValueError`` for a code out of range)."""
+        code = np.asarray(self.code)
+        if code.dtype.kind not in "iu" or code.ndim != 1 or (code.size and not (
+                0 <= code.min() and code.max() < ALL_DICE.shape[0])):
+            raise ValueError(f"code must be (B,) dice codes in 0..{ALL_DICE.shape[0] - 1}")
+        return ALL_DICE.take(code, axis=0)
 
 
 class RainbowDice(Game):
@@ -100,6 +103,8 @@ class RainbowDice(Game):
     zero_sum = False
     reward_modes = ("score", "win")
     view_module = view
+    state_cls = RainbowState
+    checker = checks.CHECKER
 
     def __init__(self, num_players: int = 1, copies_per_hand: int | None = 10, start_tokens: int = 0,
                  reward: str | None = None):
@@ -109,6 +114,13 @@ class RainbowDice(Game):
         self.copies_per_hand = copies_per_hand
         self.start_tokens = require_int(start_tokens, "start_tokens", 0, position.MAX_TOKENS)
         self._limited = copies_per_hand is not None
+
+    def identity_options(self):
+        return (("num_players", self.num_players), ("copies_per_hand", self.copies_per_hand),
+                ("start_tokens", self.start_tokens))
+
+    def _check_params(self):
+        return (self.num_players, self._limited, self.copies_per_hand or 0)
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
@@ -122,7 +134,7 @@ class RainbowDice(Game):
         ``counter`` already past that throw; the arrays are kept, not copied)."""
         B, P = key.shape[0], self.num_players
         supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
-        return RainbowState(
+        return self._made(RainbowState(
             to_move=np.zeros(B, np.int8),
             done=np.zeros(B, bool),
             rng_key=key,
@@ -138,10 +150,10 @@ class RainbowDice(Game):
             piles=np.full(B, ALL_PILES),
             rank_cards=np.zeros((B, P, NUM_RANKS), np.int32),
             score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
-        )
+        ))
 
     # ------------------------------------------------------ masks and steps
-    def legal_mask(self, state):
+    def _legal_mask(self, state):
         mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
         kernels.legal_mask(state.to_move, state.phase, state.die_actions, state.tokens, state.code, state.piles,
                            mask)
@@ -163,9 +175,9 @@ class RainbowDice(Game):
         return rewards
 
     # ---------------------------------------------------------- observation
-    def observe(self, state, seats=None):
+    def _observe(self, state, seats):
         out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
-        seats = state.to_move if seats is None else self.observer_seats(state, seats)
+        seats = state.to_move if seats is None else seats
         kernels.observe(state.code, state.phase, state.free_rerolls, state.die_actions, state.round, state.supply,
                         state.tokens, state.score, state.cards, state.rank_cards, seats, reach_table(), out)
         return out
@@ -175,17 +187,16 @@ class RainbowDice(Game):
         return observation.position_of(obs_row, self.num_players, self.copies_per_hand)
 
     # -------------------------------------------------------------- results
-    def result(self, state, index=0):
+    def _result(self, state, index):
         return {"scores": [int(x) for x in state.score[index]]}
 
-    def to_position(self, state, index=0):
+    def _to_position(self, state, index):
         return position.to_position(state, index, self.copies_per_hand)
 
-    def from_position(self, position_dict, seed=None):
-        key = rng.keys_from_seeds([rng.resolve_seed(seed)])
+    def _from_position(self, position_dict, key):
         return position.from_position(position_dict, self.num_players, self.copies_per_hand, key, RainbowState)
 
-    def describe_action(self, action):
+    def _describe_action(self, action):
         return describe_action(action)
 
     def __repr__(self):

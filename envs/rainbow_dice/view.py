@@ -8,7 +8,9 @@ and the market with the copies left.  The functions follow the text protocol des
 
 from __future__ import annotations
 
-from ..core.text import WIDTH, fit, match_name, move_by_id, move_lines, plural, require_legal, tokens
+from ..core.text import (
+    WIDTH, fit, match_name, move_by_id, move_lines, plural, require_legal, seat_label, tokens,
+)
 from .actions import (
     BUY_START, DECLINE, DOWN_START, REROLL_BITS, SECOND_CARD_PRICE, SECOND_START, STOP, TAKE,
     TOKEN_REROLL_START, UP_START,
@@ -18,7 +20,7 @@ from .hands import (
     RANK_BASES, RANK_NAMES, satisfied_hands,
 )
 from .position import LATE_ROUND, NUM_ROUNDS, to_position
-from .scoring import TOKEN_POINTS, card_gain, score_breakdown
+from .scoring import DUP_STEP, TOKEN_POINTS, card_gain, score_breakdown
 
 LETTERS = tuple(c[0] for c in DIE_COLOURS)  # R O Y G B P
 HAND_TEXTS = (
@@ -93,11 +95,24 @@ def _letters(ids) -> str:
     return " ".join(LETTERS[i] for i in ids)
 
 
-def _gain(view: dict, h: int) -> int:
+def _gain(view: dict, h: int) -> dict:
+    """What one more card ``h`` adds to the mover's score, in parts (spec §7)."""
     cards = view["cards"][view["to_move"]]
     rank = HAND_RANKS[h]
     rank_held = sum(n for k, n in enumerate(cards) if HAND_RANKS[k] == rank)
-    return int(card_gain(cards[h], rank_held, h))
+    gain = int(card_gain(cards[h], rank_held, h))
+    duplicate = int((DUP_STEP[min(cards[h], 5)] - 1) * HAND_SCORES[h])
+    return {"points": gain, "card_points": int(HAND_SCORES[h]), "duplicate_bonus": duplicate,
+            "rank_bonus": gain - int(HAND_SCORES[h]) - duplicate}
+
+
+def _gain_text(g: dict) -> str:
+    parts = [f"card {g['card_points']}"]
+    if g["duplicate_bonus"]:
+        parts.append(f"duplicate bonus {g['duplicate_bonus']}")
+    if g["rank_bonus"]:
+        parts.append(f"same-rank bonus {g['rank_bonus']}")
+    return f"+{g['points']}" + (f" = {' + '.join(parts)}" if len(parts) > 1 else "")
 
 
 def move(view: dict, action: int) -> dict:
@@ -126,8 +141,8 @@ def move(view: dict, action: int) -> dict:
         h = a - (SECOND_START if second else BUY_START)
         gain = _gain(view, h)
         what = f"second {HAND_NAMES[h]} for {SECOND_CARD_PRICE} tokens" if second else HAND_NAMES[h]
-        return {"id": a, "kind": "second" if second else "buy", "hand": h, "points": gain,
-                "text": f"buy {what} ({RANK_NAMES[HAND_RANKS[h]]} {HAND_SCORES[h]}, +{gain})"}
+        return {"id": a, "kind": "second" if second else "buy", "hand": h, **gain,
+                "text": f"buy {what} ({RANK_NAMES[HAND_RANKS[h]]} {HAND_SCORES[h]}, {_gain_text(gain)})"}
     if a == TAKE:
         n = view["take_tokens"]
         return {"id": a, "kind": "take", "tokens": n, "text": f"take {plural(n, 'token')}"}
@@ -143,15 +158,15 @@ def _dice_line(dice) -> str:
     return " ".join(f"{LETTERS[i]}{d}" for i, d in enumerate(dice))
 
 
-def render(view: dict, moves: list[dict] | None = None) -> str:
+def render(view: dict, moves: list[dict] | None = None, names: list[str] | None = None) -> str:
     """The view as plain text: dice, what they satisfy, every player, the market, the moves."""
     me = view["seat"]
     if view["over"]:
         lines = ["Rainbow Dice: game over"]
     else:
-        you = " (you)" if view["to_move"] == me else ""
         free = plural(view["free_rerolls_left"], "free reroll")
-        lines = [f"Rainbow Dice, round {view['round']}/{NUM_ROUNDS}: seat {view['to_move']}{you} to move, "
+        mover = seat_label(view, view["to_move"], names)
+        lines = [f"Rainbow Dice, round {view['round']}/{NUM_ROUNDS}: {mover} to move, "
                  f"{view['phase'].replace('_', ' ')} phase, {free} left, "
                  f"die actions {view['die_actions_used']}/3",
                  "die    " + "  ".join(f"{c:>2}" for c in LETTERS),
@@ -162,8 +177,9 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
         held = [f"{HAND_NAMES[h]} x{n}" for h, n in enumerate(view["cards"][s]) if n]
         mark = "*" if s == me else " "
         lines.append(
-            f"{mark}seat {s}: {b['total']} points (cards {b['base']} + duplicates {b['duplicate']} + "
-            f"same rank {b['same_rank']} + tokens {b['tokens']}), {view['tokens'][s]} tokens; "
+            f"{mark}{seat_label(view, s, names) if names else f'seat {s}'}: {plural(b['total'], 'point')} "
+            f"(cards {b['base']} + duplicates {b['duplicate']} + "
+            f"same rank {b['same_rank']} + tokens {b['tokens']}), {plural(view['tokens'][s], 'token')}; "
             + (", ".join(held) if held else "no cards"))
     lines.append("market (score [copies left]):")
     supply = view["supply"]
@@ -185,8 +201,13 @@ def render(view: dict, moves: list[dict] | None = None) -> str:
     return fit(lines)
 
 
-def explain(before: dict, action: int, after: dict) -> dict:
-    """One line about ``action`` taken at ``before`` (which led to ``after``)."""
+def explain(before: dict, action: int, after: dict, names: list[str] | None = None) -> dict:
+    """One line about ``action`` taken at ``before`` (which led to ``after``).
+
+    A die action says the token it costs; a move that ends the turn says the end-of-turn
+    token (spec §6 step 5), so the score change adds up.  ``names`` is part of the text
+    protocol; these lines name no seat, so it is not needed here.
+    """
     m = move(before, action)
     seat = before["to_move"]
     kind = m["kind"]
@@ -194,19 +215,23 @@ def explain(before: dict, action: int, after: dict) -> dict:
         text = f"rerolls {_letters(m['reroll'])}: {_dice_line(after['dice'])}"
     elif kind == "adjust":
         d = m["die"]
-        text = f"adjusts {LETTERS[d]} {'+' if m['delta'] > 0 else '-'}1: {_dice_line(after['dice'])}"
+        text = f"adjusts {LETTERS[d]} {'+' if m['delta'] > 0 else '-'}1 for 1 token: {_dice_line(after['dice'])}"
     elif kind == "token_reroll":
-        text = f"token-rerolls {LETTERS[m['die']]}: {_dice_line(after['dice'])}"
+        text = f"token-rerolls {LETTERS[m['die']]} for 1 token: {_dice_line(after['dice'])}"
     elif kind == "stop":
         text = f"stops rolling at {_dice_line(before['dice'])}"
     elif kind in ("buy", "second"):
         extra = f" for {SECOND_CARD_PRICE} tokens" if kind == "second" else ""
         text = f"buys {'a second ' if kind == 'second' else ''}{HAND_NAMES[m['hand']]}{extra} " \
                f"with {_dice_line(before['dice'])}"
+        if m["duplicate_bonus"] or m["rank_bonus"]:
+            text += f" ({_gain_text(m)})"
     elif kind == "take":
         text = f"takes {plural(m['tokens'], 'token')}"
     else:
         text = "declines a second card"
+    if kind in ("buy", "second", "take", "decline") and after["phase"] != "second_card":
+        text += ", and 1 token for ending the turn"
     old, new = before["scores"][seat], after["scores"][seat]
     if new != old:
         text += f" (score {old} -> {new})"
@@ -296,6 +321,17 @@ def parse(text: str, view: dict, moves: list[dict]) -> int:
     if view["supply"] is not None and view["supply"][h] == 0:
         raise ValueError(f"no {HAND_NAMES[h]} card is left in the market")
     return require_legal(a, moves, f"you cannot buy {HAND_NAMES[h]} now")
+
+
+def hint(view: dict, moves: list[dict]) -> str:
+    """What may be typed now, for a prompt (the words that fit the phase)."""
+    phase = view["phase"]
+    if phase == "second_card":
+        return f"'buy NAME' (a second card for {SECOND_CARD_PRICE} tokens), 'decline' or an id"
+    die = "'+B' / '-R' (1 token each)"
+    if phase == "rolling":
+        return f"'reroll R O' or 'keep Y G B P' (free), {die}, 'stop', 'buy NAME', 'take' or an id"
+    return f"{die}, 'token G' (reroll one die for 1 token), 'buy NAME', 'take' or an id"
 
 
 def _why_no_die_action(view: dict, d: int, up: bool | None) -> str:

@@ -28,10 +28,9 @@ import dataclasses
 
 import numpy as np
 
-from ..core import rng
 from ..core.game import Game
 from ..core.state import BatchState
-from . import kernels, observation, position, view
+from . import checks, kernels, observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
 from .observation import OBS_SIZE
 from .scoring import CATEGORY_NAMES, MULTISETS, NUM_CATEGORIES, NUM_DICE
@@ -77,6 +76,8 @@ class Yacht(Game):
     zero_sum = False
     reward_modes = ("score", "win")
     view_module = view
+    state_cls = YachtState
+    checker = checks.CHECKER
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
@@ -96,7 +97,7 @@ class Yacht(Game):
         )
 
     # ------------------------------------------------------ masks and steps
-    def legal_mask(self, state):
+    def _legal_mask(self, state):
         mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
         kernels.legal_mask(state.to_move, state.done, state.rolls_left, state.sheets, mask)
         return mask
@@ -115,9 +116,9 @@ class Yacht(Game):
         return rewards
 
     # ---------------------------------------------------------- observation
-    def observe(self, state, seats=None):
+    def _observe(self, state, seats):
         out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
-        seats = state.to_move if seats is None else self.observer_seats(state, seats)
+        seats = state.to_move if seats is None else seats
         kernels.observe(state.dice, state.rolls_left, state.round, state.sheets, seats, out)
         return out
 
@@ -128,26 +129,26 @@ class Yacht(Game):
     # -------------------------------------------------------------- results
     @staticmethod
     def dice(state) -> np.ndarray:
-        """(B, 5) int64 sorted dice values of every game."""
+        """(B, 5) int64 sorted dice values of every game (of a checked Yacht state)."""
+        _game_of(state).check_state(state)
         return MULTISETS[state.dice]
 
     @staticmethod
     def totals(state) -> np.ndarray:
-        """(B, P) int64 sheet totals (open categories count 0)."""
-        return np.where(state.sheets < 0, 0, state.sheets).sum(axis=2, dtype=np.int64)
+        """(B, P) int64 sheet totals (open categories count 0) of a checked Yacht state."""
+        _game_of(state).check_state(state)
+        return _totals(state)
 
-    def result(self, state, index=0):
-        return {"scores": [int(x) for x in self.totals(state)[index]]}
+    def _result(self, state, index):
+        return {"scores": [int(x) for x in _totals(state)[index]]}
 
-    def to_position(self, state, index=0):
+    def _to_position(self, state, index):
         return position.to_position(state, index)
 
-    def from_position(self, position_dict, seed=None):
-        key = rng.keys_from_seeds([rng.resolve_seed(seed)])
+    def _from_position(self, position_dict, key):
         return position.from_position(position_dict, self.num_players, key, YachtState)
 
-    def describe_action(self, action):
-        action = int(action)
+    def _describe_action(self, action):
         if REROLL_START <= action < SCORE_START:
             dice = [i for i in range(NUM_DICE) if REROLL_BITS[action, i]]
             return f"reroll dice {dice}"
@@ -155,3 +156,16 @@ class Yacht(Game):
             return f"score {CATEGORY_NAMES[action - SCORE_START]}"
         return f"out-of-range action {action}"
 
+
+
+def _totals(state) -> np.ndarray:
+    return np.where(state.sheets < 0, 0, state.sheets).sum(axis=2, dtype=np.int64)
+
+
+def _game_of(state) -> Yacht:
+    """The Yacht game that made ``state`` (``ValueError`` for anything else)."""
+    identity = getattr(state, "identity", None)
+    if identity is None or not issubclass(identity.game_cls, Yacht):
+        raise ValueError(f"expected a Yacht state, got {type(state).__name__}"
+                         + ("" if identity is None else f" of {identity.label}"))
+    return identity.game()

@@ -419,11 +419,8 @@ class NumpyGoStop(GoStop):
     def new_games(self, key, counter):
         return random_deals(key, counter)[0]
 
-    def reset_where(self, state, where):
-        idx = np.flatnonzero(where)
-        if idx.size:
-            deal_random_into(state, idx)
-        return idx
+    def _reset_rows(self, state, rows):
+        deal_random_into(state, rows)
 
     def _given_deals(self, orders, first, key, counter):
         return given_deals(orders, first, key, counter)
@@ -431,7 +428,7 @@ class NumpyGoStop(GoStop):
     def _random_deals(self, key, counter, first_player=None):
         return random_deals(key, counter, first_player=first_player)
 
-    def legal_mask(self, state):
+    def _legal_mask(self, state):
         B = state.batch_size
         ph = state.phase
         mover_hand = flat(state.hands)[2 * np.arange(B) + state.to_move]
@@ -476,7 +473,7 @@ class NumpyGoStop(GoStop):
         end_turn(state, to_end, rewards)
         return rewards[rows]
 
-    def observe(self, state, seats=None):
+    def _observe(self, state, seats):
         return encode(state, self.observer_seats(state, seats))
 
 

@@ -164,7 +164,7 @@ class NumpyRainbowDice(RainbowDice):
         return self.fresh_state(key.copy(), counter, code)
 
     # ---------------------------------------------------------------- masks
-    def legal_mask(self, state):
+    def _legal_mask(self, state):
         # Built as three 64-bit words per game (bit a = action a), then unpacked once.
         B = state.batch_size
         phase = state.phase
@@ -269,7 +269,7 @@ class NumpyRainbowDice(RainbowDice):
         return rewards
 
     # ---------------------------------------------------------- observation
-    def observe(self, state, seats=None):
+    def _observe(self, state, seats):
         return encode(
             state.code, state.phase, state.free_rerolls, state.die_actions, state.round,
             state.supply, state.tokens, state.score, state.cards, state.rank_cards,

@@ -79,7 +79,7 @@ class NumpyYacht(Yacht):
             sheets=np.full((B, P, NUM_CATEGORIES), -1, np.int16),
         )
 
-    def legal_mask(self, state):
+    def _legal_mask(self, state):
         B = state.batch_size
         mask = np.empty((B, NUM_ACTIONS), dtype=bool)
         mask[:, REROLL_START] = False
@@ -136,7 +136,7 @@ class NumpyYacht(Yacht):
 
     _apply_rows = Game._apply_rows  # the generic take / step / put
 
-    def observe(self, state, seats=None):
+    def _observe(self, state, seats):
         return encode(
             state.dice.astype(np.int64),
             state.rolls_left.astype(np.int64),

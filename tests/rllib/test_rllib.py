@@ -269,6 +269,60 @@ def test_ray_runner_reports_every_shard():
     np.testing.assert_array_equal(values, play_match("rainbow_dice", ["random"], 20, seed=3, shard_games=6))
 
 
+def _madang(*argv, timeout=300):
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env.pop("RAY_ADDRESS", None)
+    return subprocess.run([sys.executable, "-m", "training.cli", *argv], cwd=ROOT, capture_output=True,
+                          text=True, env=env, timeout=timeout)
+
+
+def test_eval_starts_a_local_ray_of_its_own():
+    """In a fresh process, --ray alone starts a local Ray that lives until the evaluation ends."""
+    argv = ["eval", "yacht", "--bots", "random", "--games", "12", "--shard-games", "4", "--json"]
+    on_ray, local = _madang(*argv, "--ray"), _madang(*argv)
+    assert on_ray.returncode == 0 and local.returncode == 0, on_ray.stderr[-3000:]
+    assert json.loads(on_ray.stdout) == json.loads(local.stdout)
+    assert "SIGTERM handler is not set" not in on_ray.stderr
+
+
+def test_eval_on_an_address_where_nothing_answers_gives_up_after_the_timeout():
+    # 127.0.0.2: Ray rewrites 127.0.0.1 to this machine's own address; another loopback one stays put.
+    import time
+
+    start = time.monotonic()
+    r = _madang("eval", "yacht", "--bots", "random", "--games", "4", "--ray", "127.0.0.2:1", "--ray-timeout", "3")
+    assert r.returncode == 2 and time.monotonic() - start < 120, r.stderr[-3000:]
+    assert "madang: error: --ray 127.0.0.2:1: the Ray cluster at 127.0.0.2:1 did not answer within 3 s" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("signal_name,status", [("SIGINT", 130), ("SIGTERM", 15)])
+def test_ctrl_c_and_sigterm_stop_a_connection_that_hangs(signal_name, status):
+    import signal
+    import time
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env.pop("RAY_ADDRESS", None)
+    p = subprocess.Popen([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+                          "--ray", "127.0.0.2:1", "--ray-timeout", "600"], cwd=ROOT, env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = ""
+        while "Connecting to existing Ray cluster" not in seen:  # Ray's own line, as it starts to wait
+            line = p.stderr.readline()
+            assert line, f"madang ended before connecting: {seen[-3000:]}"
+            seen += line
+        time.sleep(1)
+        p.send_signal(getattr(signal, signal_name))
+        sent = time.monotonic()
+        assert p.wait(timeout=60) == status and time.monotonic() - sent < 30
+        if signal_name == "SIGINT":
+            assert "madang: interrupted" in p.stderr.read()
+    finally:
+        p.kill()
+        p.wait()
+
+
 # ------------------------------------------------------------- the documented cluster commands
 @pytest.fixture
 def ray_cluster():

@@ -12,13 +12,14 @@ stock) ever leaves it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 import agents
 from envs.adapters.actions import parse_action
-from envs.core.rng import resolve_seed
+from envs.core.rng import normalize_seed, resolve_seed
 from envs.registration import GAMES, game_class
 
 TITLES = {"yacht": "Yacht", "rainbow_dice": "Rainbow Dice", "gostop": "Go-Stop"}
@@ -39,6 +40,27 @@ def user_bots(specs) -> dict:
     return {s: agents.load(s) for s in dict.fromkeys(specs) if s not in catalog}
 
 
+_WARM_LOCKS = {g: threading.Lock() for g in GAMES}
+_warm: set[tuple[str, str]] = set()
+
+
+def warm_up(game: str, bots: Iterable[str]) -> None:
+    """Make each bot of ``bots`` ready to play ``game`` at full speed, once per process.
+
+    Loads the bot and lets it make the first moves of a throwaway game, which builds what
+    the bot and the game's observation build on first use (solver and reach tables, compiled
+    kernels).  One lock per game: concurrent callers wait for one build instead of repeating
+    it.  Raises ``ValueError`` for an unknown game or bot.
+    """
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; games: {', '.join(sorted(GAMES))}")
+    with _WARM_LOCKS[game]:
+        for name in bots:
+            if (game, name) not in _warm:
+                Session(game, [name], seat=1, seed=0)  # the bot moves first
+                _warm.add((game, name))
+
+
 def seat_range(game: str) -> tuple[int, int]:
     """(fewest, most) seats of ``game``."""
     cls = game_class(game)
@@ -49,7 +71,10 @@ class Session:
     """A person in seat ``seat`` against ``bots`` (names, in seat order around the person).
 
     ``Session("yacht", ["yacht-greedy", "random"], seat=1, seed=7)``: three seats, the person
-    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices.
+    second.  ``seed`` (default: fresh entropy) fixes the dice or the deal and the bots' choices;
+    like every madang seed it is any int, reduced modulo 2**64 (so -1 and 2**64 - 1 are one game).
+    :meth:`public` shows it once the game is over (or from the start when the person chose it),
+    so that a game can be replayed without telling the dice or the cards to come.
     Raises ``ValueError`` naming the problem for an unknown game or bot, a bot of another game,
     a wrong number of bots for the game, or a bad seat or seed.  ``extra_bots`` (name -> bot,
     e.g. from :func:`user_bots`) are the bots a session may seat besides the catalog's.
@@ -73,9 +98,8 @@ class Session:
         players = len(bots) + 1
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be an int in 0..{players - 1} for {players} players, got {seat!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                                 or not 0 <= seed < 2**63):
-            raise ValueError(f"seed must be an int in 0..2**63-1, got {seed!r}")
+        if seed is not None:
+            normalize_seed(seed)  # the one seed rule: any int (reduced modulo 2**64), else ValueError
         self.game_name = game
         self.game = game_class(game)(num_players=players)
         self.text = self.game.view_module
@@ -88,10 +112,14 @@ class Session:
         ]
         self.bots = {p["seat"]: extra[p["name"]] if p["name"] in extra else load_bot(p["name"])
                      for p in self.players if not p["human"]}
-        seed = resolve_seed(seed)
+        self.names = [p["name"] for p in self.players]
+        self.seed_chosen = seed is not None
+        seed = self.seed = resolve_seed(seed)
         self.state = self.game.init([seed])
         self.rng = np.random.default_rng(seed)
         self.log: list[dict] = []
+        self._version = 0  # moves made; the cached view and moves below belong to one version
+        self._cached: dict[str, tuple[int, object]] = {}
         self._advance()
 
     # --------------------------------------------------------------- reading
@@ -106,16 +134,28 @@ class Session:
         return int(self.state.to_move[0])
 
     def view(self) -> dict:
-        """The person's seat view (``game.seat_view``)."""
-        return self.game.seat_view(self.state, 0, self.seat)
+        """The person's seat view (``game.seat_view``; computed once per position: do not change it)."""
+        return self._once("view", lambda: self.game.seat_view(self.state, 0, self.seat))
 
     def moves(self) -> list[dict]:
-        """The person's legal moves now (empty when the game is over)."""
-        return [] if self.over else self.game.legal_moves(self.state, 0)
+        """The person's legal moves now (empty when the game is over or a bot is to move)."""
+        return self._once("moves", lambda: [] if self.over or self.to_move != self.seat
+                          else self.game.legal_moves(self.state, 0))
+
+    def _once(self, key: str, make):
+        version, value = self._cached.get(key, (-1, None))
+        if version != self._version:
+            value = make()
+            self._cached[key] = (self._version, value)
+        return value
 
     def render(self) -> str:
         """The board and the person's moves as plain text."""
-        return self.text.render(self.view(), self.moves() or None)
+        return self.text.render(self.view(), self.moves() or None, self.names)
+
+    def hint(self) -> str:
+        """What the person may type now (the view module's ``hint``)."""
+        return self.text.hint(self.view(), self.moves())
 
     def standings(self) -> list[dict] | None:
         """Final results in seat order, ``{"seat", "player", "points", "winner"}``; None before the end.
@@ -137,7 +177,11 @@ class Session:
                  "winner": bool(won[p["seat"]])} for p in self.players]
 
     def public(self) -> dict:
-        """Everything the person's screen shows, JSON-compatible, built from their seat view only."""
+        """Everything the person's screen shows, JSON-compatible, built from their seat view only.
+
+        ``seed`` is a decimal string (it can exceed what a JavaScript number holds exactly),
+        None while the game runs on a seed the person did not choose.
+        """
         return {
             "game": self.game_name,
             "title": TITLES[self.game_name],
@@ -150,6 +194,7 @@ class Session:
             "moves": self.moves(),
             "log": self.log,
             "standings": self.standings(),
+            "seed": str(self.seed) if self.seed_chosen or self.over else None,
         }
 
     # --------------------------------------------------------------- playing
@@ -177,8 +222,9 @@ class Session:
         mover = self.to_move
         before = self.view()
         self.game.step(self.state, np.array([action]))  # validates first: nothing changes on error
+        self._version += 1
         after = self.view()
-        info = self.text.explain(before, action, after)
+        info = self.text.explain(before, action, after, self.names)
         move = self.text.move(before, action)
         self.log.append({
             "n": len(self.log), "seat": mover, "player": self.players[mover]["name"],

@@ -1,9 +1,10 @@
 """``madang play GAME``: a game against bots in the terminal (rich for the styling).
 
 The board and the moves are the game's own plain-text seat view; each bot move is one line;
-the end shows a result table.  Moves are typed by id or by a short name (``keep 1 3 5``,
-``score choice``, ``buy ripple``, ``play mar bright``, ``go``); a bad one re-prompts with
-the reason.  ``help`` shows the board again, ``quit`` (or end of input, or Ctrl-C) leaves.
+the end shows a result table and the seed that replays the game.  Moves are typed by id or
+by a short name (``keep 1 3 5``, ``keep values 6 6``, ``score choice``, ``buy ripple``,
+``play mar bright``, ``take 44``, ``go``); a bad one re-prompts with the reason.  ``help``
+shows the board again with what may be typed now; ``quit`` (or end of input, or Ctrl-C) leaves.
 """
 
 from __future__ import annotations
@@ -17,14 +18,6 @@ from rich.text import Text
 import agents
 
 from .session import DEFAULT_BOTS, TITLES, Session, user_bots
-
-HINTS = {
-    "yacht": "e.g. 'keep 1 3 5', 'reroll', 'score choice' or an id",
-    "rainbow_dice": "e.g. 'reroll R O', 'keep Y G', '+B', 'token G', 'stop', 'buy pair', 'take', "
-                    "'decline' or an id",
-    "gostop": "e.g. 'play mar bright', 'take jun ribbon', 'go', 'stop' or an id",
-}
-
 
 def _event_line(event: dict) -> Text:
     who = "you" if event["human"] else f"{event['player']} (seat {event['seat']})"
@@ -58,7 +51,6 @@ def _play(session: Session, console: Console, read) -> int:
     console.rule(f"[bold]{TITLES[session.game_name]}[/bold]  ({names})")
     for event in session.log:
         console.print(_event_line(event))
-    hint = HINTS[session.game_name]
     while not session.over:
         console.print(Text(session.render()))
         while True:
@@ -73,7 +65,7 @@ def _play(session: Session, console: Console, read) -> int:
                 return 0
             if word in ("help", "?", "board"):
                 console.print(Text(session.render()))
-                console.print(f"type a move: {hint}; 'quit' leaves")
+                console.print(Text(f"type a move: {session.hint()}; 'quit' leaves"))
                 continue
             try:
                 action = session.parse(line)
@@ -83,9 +75,15 @@ def _play(session: Session, console: Console, read) -> int:
             break
         for event in session.play(action):
             console.print(_event_line(event))
-    console.print(Text(session.text.render(session.view())))
+    console.print(Text(session.text.render(session.view(), None, session.names)))
     console.print(_results(session))
+    console.print(Text(f"seed {session.seed}: {_replay_line(session)} plays this game again"))
     return 0
+
+
+def _replay_line(session: Session) -> str:
+    bots = " ".join(f"--bot {p['name']}" for p in session.players if not p["human"])
+    return f"madang play {session.game_name} {bots} --seat {session.seat} --seed {session.seed}"
 
 
 def run(game: str, bots: list[str] | None, seat: int, seed: int | None, console: Console | None = None,

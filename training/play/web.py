@@ -2,274 +2,253 @@
 
 Games live on the server as :class:`~training.play.session.Session` objects under an
 unguessable id (``secrets.token_urlsafe``); the page gets only what the person's seat may see
-and clicks moves.  The JSON API (every error is ``{"error": message}`` with a 4xx status, and a
-failed request changes nothing)::
+and clicks moves.  The JSON API (every error is ``{"error": message}``, and a failed request
+changes nothing)::
 
     GET    /api/games                 games, their seat counts, bots and drawing tables
-    POST   /api/games                 {"game", "bots"?: [names], "seat"?: int, "seed"?: int}
-                                      -> 201 the new game (the bots before you have moved)
+    POST   /api/games                 {"game", "bots"?: [names], "seat"?: int, "seed"?: int or
+                                      decimal string} -> 201 the new game (the bots before you
+                                      have moved)
     GET    /api/games/{id}            the game as your seat sees it
     POST   /api/games/{id}/moves      {"action": int} -> the game after your move and the bots'
-    DELETE /api/games/{id}            -> 204, the game is gone
+    DELETE /api/games/{id}            -> 204, the game is gone and its slot free
 
-Statuses: 400 malformed JSON, wrong field types or options; 404 unknown or expired game;
-405 wrong method; 409 a move that is not legal now (or a finished game); 413 a body over
-16 KiB; 429 the live-game limit is reached.  Games expire after ``expire_s`` without a
-request; at most ``max_games`` live at once.  The server binds to 127.0.0.1 by default.
+A game's ``seed`` is a decimal string, shown from the start when you chose it and at the end
+otherwise.  Statuses: 400 malformed JSON (nesting too deep included), wrong field types or
+options, or a Host this server does not serve; 403 a request from another site's page (its
+``Origin``); 404 unknown or expired game; 405 wrong method; 408 a body slower than
+``body_timeout_s``; 409 a move that is not legal now (or a finished game, or a game whose
+previous move is still being played); 413 a body over 16 KiB (refused by its Content-Length
+before reading, or when a chunked body reaches the limit); 415 a POST not sent as
+``application/json``; 429 the live-game limit is reached; 503 with ``Retry-After`` when the
+bots have ``max_pending`` moves to play already.
+
+Bot work (building a game, a move and the bots' replies) runs on a pool of its own threads
+(:class:`~training.play.bot_pool.BotPool`); the page and its files are served from memory
+and a game is read from the JSON kept after its last move, so neither waits for the bots.
+``madang serve`` lets every bot play a first move before it takes requests
+(:func:`warm_all`), so that the first move of any game is as fast as the later ones; an app
+without that warms each bot on its first game, once, under a lock.  Games expire after ``expire_s`` without a request;
+at most ``max_games`` live at once.  The server binds to 127.0.0.1 by default.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-import secrets
+import re
 import sys
-import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 import agents
 from envs.registration import GAMES, game_class
 
-from .session import DEFAULT_BOTS, TITLES, Session, seat_range, user_bots
+from .body import BODY_TIMEOUT_S, MAX_BODY, parse_object, read_body
+from .bot_pool import DEFAULT_MAX_PENDING, DEFAULT_WORKERS, BotPool
+from .guard import LOOPBACK_NAMES, WILDCARD_HOSTS, Guard, allowed_hosts
+from .session import DEFAULT_BOTS, TITLES, Session, seat_range, user_bots, warm_up
+from .store import ApiError, GameStore
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 16 * 1024
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
+MEDIA_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+               ".css": "text/css; charset=utf-8"}
 
 
-class ApiError(Exception):
-    """A request the API refuses: an HTTP status (4xx) and a message for the person."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status, self.message = status, message
+def _static_files() -> dict[str, tuple[bytes, str]]:
+    """The page's files, read once: name -> (bytes, media type)."""
+    return {p.name: (p.read_bytes(), MEDIA_TYPES[p.suffix]) for p in STATIC.iterdir() if p.suffix in MEDIA_TYPES}
 
 
-@dataclass
-class _Entry:
-    session: Session
-    used: float
-    lock: threading.Lock = field(default_factory=threading.Lock)
+def _seed(value) -> int | None:
+    """The seed of a new-game body: an int, or its decimal string (exact beyond 2**53); like
+    every madang seed, any int, reduced modulo 2**64 by the session."""
+    if isinstance(value, str):
+        if not re.fullmatch(r"-?[0-9]{1,40}", value):
+            raise ApiError(400, f"seed must be an int or its decimal string, got {value[:30]!r}")
+        return int(value)
+    return value
 
 
-class GameStore:
-    """Live games by id, with an inactivity expiry and a cap on how many live at once.
+def warm_all(warn=print) -> None:
+    """Every bot the server offers plays a first move of each of its games (see ``warm_up``).
 
-    ``clock`` (seconds, default ``time.monotonic``) is injectable so tests can age games.
+    A bot that cannot be loaded (a damaged policy file of the user's) is reported with
+    ``warn(message)`` and skipped; a game asked of it later is refused with its reason.
     """
-
-    def __init__(self, max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic):
-        if max_games < 1 or expire_s <= 0:
-            raise ValueError("max_games must be >= 1 and expire_s > 0")
-        self.max_games, self.expire_s, self.clock = max_games, expire_s, clock
-        self._games: dict[str, _Entry] = {}
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        with self._lock:
-            self._purge()
-            return len(self._games)
-
-    def _purge(self) -> None:
-        cutoff = self.clock() - self.expire_s
-        for gid in [g for g, e in self._games.items() if e.used < cutoff]:
-            del self._games[gid]
-
-    def reserve(self) -> None:
-        """Raise ``ApiError(429)`` when no new game fits (checked before a session is built)."""
-        with self._lock:
-            self._purge()
-            if len(self._games) >= self.max_games:
-                raise ApiError(429, f"too many live games (limit {self.max_games}); "
-                                    "finish or leave one, or wait for idle games to expire")
-
-    def add(self, session: Session) -> str:
-        """Store ``session`` under a new unguessable id and return the id."""
-        with self._lock:
-            self._purge()
-            if len(self._games) >= self.max_games:
-                raise ApiError(429, f"too many live games (limit {self.max_games})")
-            gid = secrets.token_urlsafe(16)
-            self._games[gid] = _Entry(session, self.clock())
-            return gid
-
-    def get(self, gid: str) -> _Entry:
-        """The live game ``gid`` (its clock restarted), or ``ApiError(404)``."""
-        with self._lock:
-            self._purge()
-            entry = self._games.get(gid)
-            if entry is None:
-                raise ApiError(404, "no such game (unknown id, or it expired after "
-                                    f"{self.expire_s / 60:g} idle minutes); start a new one")
-            entry.used = self.clock()
-            return entry
-
-    def remove(self, gid: str) -> None:
-        """Forget the game ``gid`` (``ApiError(404)`` if there is none)."""
-        self.get(gid)
-        with self._lock:
-            self._games.pop(gid, None)
+    for game in GAMES:
+        for name in agents.available(game):
+            try:
+                warm_up(game, [name])
+            except ValueError as e:
+                warn(f"madang: warning: the bot {name!r} cannot play {game}: {e}")
 
 
-async def _json_body(request: Request, allowed: dict[str, type], required: tuple[str, ...]) -> dict:
-    """The request's JSON object with only ``allowed`` keys of the given types, or ``ApiError(4xx)``."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, f"request body over {MAX_BODY} bytes")
-    try:
-        body = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ApiError(400, f"malformed JSON: {e}") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, f"the body must be a JSON object, got {type(body).__name__}")
-    unknown = sorted(set(body) - set(allowed))
-    if unknown:
-        raise ApiError(400, f"unknown field(s) {unknown}; allowed: {sorted(allowed)}")
-    missing = [k for k in required if k not in body]
-    if missing:
-        raise ApiError(400, f"missing field(s) {missing}")
-    for key, kind in allowed.items():
-        if key not in body or (body[key] is None and key not in required):
-            continue
-        value = body[key]
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if kind is list:
-            ok = ok and all(isinstance(v, str) for v in value)
-        if not ok:
-            want = {int: "an integer", str: "a string", list: "a list of strings"}[kind]
-            raise ApiError(400, f"{key} must be {want}, got {json.dumps(value)}")
-    return body
-
-
-def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic,
+def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic, *,
+               hosts=LOOPBACK_NAMES, any_ip: bool = False, workers: int = DEFAULT_WORKERS,
+               max_pending: int = DEFAULT_MAX_PENDING, body_timeout_s: float = BODY_TIMEOUT_S,
                extra_bots: dict | None = None) -> Starlette:
     """The ASGI app: the page at ``/``, its files under ``/static``, the JSON API under ``/api``.
 
+    ``hosts`` (and ``any_ip``) are the Host names it answers to (:class:`~.guard.Guard`);
+    ``workers`` and ``max_pending`` size the bot pool (:class:`~.bot_pool.BotPool`).
     ``extra_bots`` (name -> bot, :func:`.session.user_bots`) are offered besides the catalog's
     bots: the operator's own policies.  Clients can only pick bots by these names, never load
     a path or module themselves.
     """
     store = GameStore(max_games, expire_s, clock)
+    pool = BotPool(workers, max_pending)
     extra = dict(extra_bots or {})
+    files = _static_files()
 
-    def bot_list(game: str) -> list[dict]:
-        own = [{"name": n, "description": f"served policy ({getattr(b, 'kind', None) or type(b).__name__})"}
-               for n, b in extra.items() if getattr(b, "game", None) in (None, game)]
-        return [{"name": b.name, "description": b.description} for b in agents.catalog(game)] + own
+    def snapshot(session: Session):
+        return lambda gid: json.dumps({"id": gid, **session.public()}).encode()
 
-    def game_json(gid: str, session: Session) -> dict:
-        return {"id": gid, **session.public()}
+    def json_bytes(data: bytes, status: int = 200) -> Response:
+        return Response(data, status_code=status, media_type="application/json")
 
     async def index(request: Request):
-        return FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+        data, kind = files["index.html"]
+        return Response(data, media_type=kind)
+
+    async def static(request: Request):
+        name = request.path_params["name"]
+        if name not in files:
+            raise ApiError(404, f"no file {name!r}")
+        data, kind = files[name]
+        return Response(data, media_type=kind)
+
+    catalog = []
+    for name in sorted(GAMES, key=lambda g: list(TITLES).index(g)):
+        low, high = seat_range(name)
+        catalog.append({
+            "name": name, "title": TITLES[name], "min_seats": low, "max_seats": high,
+            "default_bot": DEFAULT_BOTS[name],
+            "bots": [{"name": b.name, "description": b.description} for b in agents.catalog(name)] + [
+                {"name": n, "description": f"served policy ({getattr(b, 'kind', None) or type(b).__name__})"}
+                for n, b in extra.items() if getattr(b, "game", None) in (None, name)],
+            "reference": game_class(name).view_module.reference(),
+        })
+    catalog_json = json.dumps({"games": catalog, "limits": {"max_games": store.max_games,
+                                                            "expire_s": store.expire_s}}).encode()
 
     async def list_games(request: Request):
-        games = []
-        for name in sorted(GAMES, key=lambda g: list(TITLES).index(g)):
-            low, high = seat_range(name)
-            games.append({
-                "name": name, "title": TITLES[name], "min_seats": low, "max_seats": high,
-                "default_bot": DEFAULT_BOTS[name],
-                "bots": bot_list(name),
-                "reference": game_class(name).view_module.reference(),
-            })
-        return JSONResponse({"games": games, "limits": {"max_games": store.max_games,
-                                                        "expire_s": store.expire_s}})
+        return json_bytes(catalog_json)
 
     async def new_game(request: Request):
-        body = await _json_body(request, {"game": str, "bots": list, "seat": int, "seed": int}, ("game",))
+        raw = await read_body(request, MAX_BODY, body_timeout_s)
+        body = parse_object(raw, {"game": (str,), "bots": (list,), "seat": (int,), "seed": (int, str)}, ("game",))
         game = body["game"]
         if game not in GAMES:
-            raise ApiError(400, f"unknown game {game!r}; games: {', '.join(sorted(GAMES))}")
+            raise ApiError(400, f"unknown game {game[:40]!r}; games: {', '.join(sorted(GAMES))}")
         bots = body.get("bots")
         bots = [DEFAULT_BOTS[game]] if bots is None else bots
+        seed = _seed(body.get("seed"))
         store.reserve()
-        try:
-            session = await run_in_threadpool(Session, game, bots, body.get("seat") or 0, body.get("seed"),
-                                              extra_bots=extra)
-        except ValueError as e:
-            raise ApiError(400, str(e)) from None
-        gid = store.add(session)
-        return JSONResponse(game_json(gid, session), status_code=201)
+
+        def build() -> Session:
+            try:
+                known = set(agents.available(game))
+                warm_up(game, [b for b in dict.fromkeys(bots) if b in known])
+                return Session(game, bots, body.get("seat") or 0, seed, extra_bots=extra)
+            except ValueError as e:
+                raise ApiError(400, str(e)) from None
+
+        session = await pool.run(build)
+        gid = store.add(session, snapshot(session))
+        return json_bytes(store.get(gid).snapshot, 201)
 
     async def show_game(request: Request):
-        gid = request.path_params["gid"]
-        entry = store.get(gid)
-
-        def show() -> dict:
-            with entry.lock:  # waits for a move in progress, off the event loop
-                return game_json(gid, entry.session)
-
-        return JSONResponse(await run_in_threadpool(show))
+        return json_bytes(store.get(request.path_params["gid"]).snapshot)
 
     async def make_move(request: Request):
         gid = request.path_params["gid"]
+        store.get(gid)  # 404 before reading a body for a game that is not there
+        raw = await read_body(request, MAX_BODY, body_timeout_s)
+        body = parse_object(raw, {"action": (int,)}, ("action",))
         entry = store.get(gid)
-        body = await _json_body(request, {"action": int}, ("action",))
 
-        def play() -> dict:
-            with entry.lock:
-                try:
-                    entry.session.play(body["action"])
-                except ValueError as e:
-                    raise ApiError(409, str(e)) from None
-                return game_json(gid, entry.session)
+        def play() -> bytes:
+            try:
+                entry.session.play(body["action"])
+            except ValueError as e:
+                raise ApiError(409, str(e)) from None
+            entry.snapshot = snapshot(entry.session)(gid)
+            return entry.snapshot
 
-        return JSONResponse(await run_in_threadpool(play))
+        return json_bytes(await pool.run(play, entry))
 
     async def end_game(request: Request):
         store.remove(request.path_params["gid"])
         return Response(status_code=204)
 
     async def api_error(request: Request, exc: ApiError):
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
 
     async def http_error(request: Request, exc: HTTPException):
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
-    async def headers(request: Request, call_next):
-        response = await call_next(request)
-        for k, v in SECURITY_HEADERS.items():
-            response.headers.setdefault(k, v)
-        return response
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        pool.close()
 
     app = Starlette(
-        middleware=[Middleware(BaseHTTPMiddleware, dispatch=headers)],
+        middleware=[Middleware(Guard, hosts=frozenset(hosts), any_ip=any_ip)],
         routes=[
-            Route("/", index),
+            Route("/", index, methods=["GET"]),
+            Route("/static/{name}", static, methods=["GET"]),
             Route("/api/games", list_games, methods=["GET"]),
             Route("/api/games", new_game, methods=["POST"]),
             Route("/api/games/{gid}", show_game, methods=["GET"]),
             Route("/api/games/{gid}", end_game, methods=["DELETE"]),
             Route("/api/games/{gid}/moves", make_move, methods=["POST"]),
-            Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         exception_handlers={ApiError: api_error, HTTPException: http_error},
+        lifespan=lifespan,
     )
     app.state.store = store
+    app.state.pool = pool
     return app
+
+
+def check_address(host: str, port: int) -> None:
+    """Raise ``ValueError`` unless the server could listen on ``host:port`` now: a port in
+    1..65535, a host name that resolves, and an address that is free (tried by binding it)."""
+    import socket
+
+    if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ValueError(f"--port must be in 1..65535, got {port!r}")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ValueError(f"--host {host!r} is not an address of this machine ({e})") from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            s.bind(address)
+    except OSError as e:
+        raise ValueError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0,
           bots=()) -> int:
-    """Run the app on uvicorn until Ctrl-C, offering the policies ``bots`` (paths or ``module:attr``)
-    besides the catalog's; returns the exit status (2 if one of them does not load)."""
+    """Run the app on uvicorn until Ctrl-C; returns the exit status (check the address first:
+    :func:`check_address`), 2 if one of ``bots`` does not load.
+
+    The server answers to ``host`` and the loopback names (any IP address too when ``host``
+    is a wildcard such as ``0.0.0.0``), and warms the bots up before it takes requests.
+    ``bots`` are the operator's own policies (paths or ``module:attr``), offered besides the
+    catalog's.
+    """
     import uvicorn
 
     try:
@@ -278,6 +257,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expir
         print(f"madang: error: {e}", file=sys.stderr)
         print("hint: --bot takes the path of a policy file or module:attr (docs/bots.md)", file=sys.stderr)
         return 2
+    app = create_app(max_games, expire_s, hosts=allowed_hosts(host), any_ip=host in WILDCARD_HOSTS,
+                     extra_bots=extra)
+    print("madang: warming up the bots ...", flush=True)
+    warm_all()
     print(f"madang: open http://{host}:{port}/ to play (Ctrl-C stops the server)", flush=True)
-    uvicorn.run(create_app(max_games, expire_s, extra_bots=extra), host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
     return 0

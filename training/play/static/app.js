@@ -20,7 +20,7 @@ function el(tag, attrs = {}, ...kids) {
   return e;
 }
 
-const ui = { catalog: null, game: null, held: [], error: "", pick: null };
+const ui = { catalog: null, game: null, held: [], error: "", gone: false, pick: null, rule: null, focus: null };
 
 async function api(method, path, body) {
   const opts = { method, headers: {} };
@@ -30,9 +30,15 @@ async function api(method, path, body) {
   }
   const r = await fetch(path, opts);
   const data = r.status === 204 ? null : await r.json();
-  if (!r.ok) throw new Error((data && data.error) || r.statusText);
+  if (!r.ok) {
+    const err = new Error((data && data.error) || r.statusText);
+    err.status = r.status;
+    throw err;
+  }
   return data;
 }
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
 function busy(on) { document.body.dataset.busy = on ? "1" : "0"; }
 
@@ -81,15 +87,19 @@ function blurb(g) {
 async function startGame() {
   const pick = ui.pick;
   const body = { game: pick.game, bots: pick.bots, seat: pick.seat };
+  // A seed goes as a string: a JavaScript number is exact only up to 2**53.
   const seed = $("#seed").value.trim();
-  if (seed !== "") body.seed = Number(seed);
+  if (seed !== "") body.seed = seed;
   busy(true);
   try {
     ui.game = await api("POST", "/api/games", body);
-    ui.held = []; ui.error = "";
+    ui.held = []; ui.error = ""; ui.gone = false; ui.rule = null;
     location.hash = "g=" + ui.game.id;
     draw();
+    window.scrollTo(0, 0);
   } catch (e) {
+    ui.game = null;
+    draw();
     $("#setup-error").textContent = e.message;
   } finally { busy(false); }
 }
@@ -102,16 +112,38 @@ async function send(action) {
     ui.held = []; ui.error = "";
   } catch (e) {
     ui.error = e.message;
+    ui.gone = e.status === 404;
   } finally {
     draw();
     busy(false);
   }
 }
 
-function newGame() {
-  ui.game = null;
+async function leave() {
+  // Forget the game on the server too, so that it frees its place at once.
+  const g = ui.game;
+  if (g && !ui.gone) {
+    try { await api("DELETE", `/api/games/${g.id}`); } catch (e) { /* already gone */ }
+  }
+  ui.game = null; ui.gone = false; ui.error = "";
   history.replaceState(null, "", location.pathname);
+}
+
+async function toSetup() {
+  busy(true);
+  try { await leave(); } finally { busy(false); }
   draw();
+  window.scrollTo(0, 0);
+}
+
+async function restart(seed) {
+  // A new game with the same table (the same seed too, when given), after leaving this one.
+  const g = ui.game;
+  ui.pick = { game: g.game, bots: g.players.filter((p) => !p.human).map((p) => p.name), seat: g.seat };
+  busy(true);
+  await leave();
+  $("#seed").value = seed || "";
+  await startGame();
 }
 
 // ------------------------------------------------------------------ common
@@ -137,9 +169,14 @@ function drawStatus(g) {
   const recent = recentEvents(g);
   const since = recent.length && !g.over
     ? el("div", { class: "recent-box" }, el("span", { class: "label" }, "Bot moves since yours:"),
-        el("ul", {}, recent.slice(-6).map((e) => el("li", {}, el("b", {}, e.player), " ", e.text))))
+        el("ul", {}, recent.slice(-6).map((e) => el("li", {}, el("b", {}, e.player), ": ", e.text))))
     : null;
-  const parts = [el("div", { class: "row" }, el("span", { class: "title" }, g.title), ...players),
+  const seed = el("span", { class: "seed hint", id: "seed-shown" },
+    g.seed === null ? "seed: shown at the end" : `seed ${g.seed}`);
+  const controls = g.over ? null : el("span", { class: "game-controls" },
+    el("button", { type: "button", id: "new-game", onclick: () => restart() }, "New game"),
+    el("button", { type: "button", id: "leave", onclick: toSetup }, "Leave"));
+  const parts = [el("div", { class: "row" }, el("span", { class: "title" }, g.title), ...players, seed, controls),
                  el("p", { class: "turn-line" }, line), since, g.over ? drawResult(g) : null];
   $("#status").replaceChildren(...parts.filter(Boolean));
 }
@@ -154,7 +191,7 @@ function hint(g) {
   }
   const ref = gameInfo("gostop").reference;
   if (v.decision === "play") return "play a card from your hand";
-  if (v.decision === "go_stop") return `you have ${v.scores[g.seat]} points: Go or Stop?`;
+  if (v.decision === "go_stop") return `you have ${plural(v.scores[g.seat], "point")}: Go or Stop?`;
   const c = v.decision === "hand_choice" ? v.played : v.flipped;
   return `choose which ${ref.cards[c].month_name} card to take`;
 }
@@ -169,21 +206,15 @@ function drawResult(g) {
     el("table", { class: "standings" }, el("thead", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"),
       el("th", {}, g.game === "gostop" ? "payout" : "score"), el("th", {}, ""))), el("tbody", {}, rows)),
     extra,
-    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "again", onclick: again }, "Play again"),
-      el("button", { type: "button", onclick: newGame }, "Other game")));
-}
-
-async function again() {
-  const g = ui.game;
-  ui.pick = { game: g.game, bots: g.players.filter((p) => !p.human).map((p) => p.name), seat: g.seat };
-  $("#seed").value = "";
-  await startGame();
+    el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "again", onclick: () => restart() }, "Play again"),
+      el("button", { type: "button", id: "replay", onclick: () => restart(g.seed) }, `Replay seed ${g.seed}`),
+      el("button", { type: "button", id: "other", onclick: toSetup }, "Other game")));
 }
 
 function drawLog(g) {
   const recent = new Set(recentEvents(g).map((e) => e.n));
   const items = g.log.map((e) => el("li", { class: (e.human ? "you" : "bot") + (recent.has(e.n) ? " recent" : "") },
-    el("b", {}, e.human ? "you" : e.player), " ", e.text));
+    el("b", {}, e.human ? "You" : e.player), ": ", e.text));
   const log = $("#log");
   log.replaceChildren(...items);
   log.scrollTop = log.scrollHeight;
@@ -196,10 +227,16 @@ function drawMoveList(g) {
 // ------------------------------------------------------------------ dice
 const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
-function die(value, { cls = "", onclick = null, label = "" } = {}) {
+function die(value, { cls = "", onclick = null, label = "", index = null, pressed = false } = {}) {
   const cells = Array.from({ length: 9 }, (_, k) => el("span", { class: PIPS[value].includes(k) ? "pip" : "" }));
-  const attrs = { class: `die ${cls}`.trim(), "aria-label": `${label} showing ${value}`, "data-value": value };
-  if (onclick) { attrs.onclick = onclick; attrs.role = "button"; attrs.tabindex = 0; }
+  const attrs = { class: `die ${cls}`.trim(), "aria-label": `${label} showing ${value}`, "data-value": value,
+                  "data-index": index };
+  if (onclick) {
+    // A die is a toggle button: the mouse, Enter and Space all hold it (and keep the focus on it).
+    const toggle = () => { ui.focus = `.die[data-index="${index}"]`; onclick(); };
+    Object.assign(attrs, { role: "button", tabindex: 0, "aria-pressed": pressed ? "true" : "false", onclick: toggle,
+      onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } } });
+  }
   return el("div", attrs, ...cells);
 }
 
@@ -208,7 +245,7 @@ function drawYacht(g) {
   const v = g.view, ref = gameInfo("yacht").reference, mine = g.your_turn;
   const canHold = mine && v.rolls_left > 0;
   const dice = v.dice.map((d, i) => el("div", { class: "die-slot" },
-    die(d, { cls: ui.held[i] ? "held" : "", label: `die ${i + 1}`,
+    die(d, { cls: ui.held[i] ? "held" : "", label: `die ${i + 1}`, index: i, pressed: !!ui.held[i],
              onclick: canHold ? () => { ui.held[i] = !ui.held[i]; draw(); } : null }),
     el("span", { class: "die-tag" }, ui.held[i] ? "held" : (canHold ? "click to hold" : ""))));
   let rollId = 0;
@@ -250,8 +287,8 @@ function drawRainbow(g) {
     const down = find("adjust", (m) => m.die === i && m.delta < 0);
     const tok = find("token_reroll", (m) => m.die === i);
     return el("div", { class: "die-slot" },
-      die(d, { cls: `c-${COLOURS[i]}` + (ui.held[i] ? " held" : ""), label: `${ref.dice[i]} die`,
-               onclick: rolling ? () => { ui.held[i] = !ui.held[i]; draw(); } : null }),
+      die(d, { cls: `c-${COLOURS[i]}` + (ui.held[i] ? " held" : ""), label: `${ref.dice[i]} die`, index: i,
+               pressed: !!ui.held[i], onclick: rolling ? () => { ui.held[i] = !ui.held[i]; draw(); } : null }),
       el("span", { class: "die-tag" }, rolling ? (ui.held[i] ? "locked" : "click to lock") : ref.dice[i]),
       el("div", { class: "die-buttons" },
         up ? moveButton(up, "+1", "small") : null, down ? moveButton(down, "−1", "small") : null,
@@ -265,7 +302,7 @@ function drawRainbow(g) {
     reroll ? moveButton(reroll, `Reroll ${6 - ui.held.filter(Boolean).length} unlocked (free, ${v.free_rerolls_left} left)`, "primary") : null,
     rolling && !reroll ? el("button", { type: "button", disabled: true }, "Unlock a die to reroll") : null,
     stop ? moveButton(stop, "Stop rolling") : null,
-    take ? moveButton(take, `Take ${take.tokens} token${take.tokens > 1 ? "s" : ""} (ends turn)`) : null,
+    take ? moveButton(take, `Take ${plural(take.tokens, "token")} (ends turn)`) : null,
     decline ? moveButton(decline, "No second card") : null) : null;
   const sat = new Set(v.satisfied);
   const market = ref.ranks.map((rank, r) => el("div", { class: "rank-row" },
@@ -274,11 +311,18 @@ function drawRainbow(g) {
       if (h.rank !== r) return null;
       const buy = find("buy", (m) => m.hand === k) || find("second", (m) => m.hand === k);
       const left = v.supply === null ? "∞" : v.supply[k];
+      const open = ui.rule === k;
+      // The hand's rule opens on a tap or click (a hover tooltip does nothing on a touch screen).
       return el("div", { class: `hand-card ${RANK_CLASS[r]}` + (sat.has(k) ? " sat" : "") + (left === 0 ? " empty" : ""),
-                         title: `${h.text} (${h.name_ko}; one throw: 1 in ${(1 / h.probability).toFixed(1)})` },
-        el("span", { class: "hand-name" }, h.name), el("span", { class: "hand-score" }, h.score),
+                         "data-hand": k },
+        el("button", { type: "button", class: "rule-toggle", "aria-expanded": open ? "true" : "false",
+                       title: "show the rule", onclick: () => { ui.rule = open ? null : k; draw(); } },
+          el("span", { class: "hand-name" }, h.name), el("span", { class: "hand-score" }, h.score)),
         el("span", { class: "hand-left" }, `${left} left`),
-        buy ? moveButton(buy, buy.kind === "second" ? `buy 2nd (+${buy.points}, 3 tokens)` : `buy (+${buy.points})`, "small buy") : null);
+        open ? el("p", { class: "hand-rule" }, h.text, el("br"), el("span", { class: "hint" },
+          `${h.name_ko}; one throw: 1 in ${(1 / h.probability).toFixed(1)}`)) : null,
+        buy ? moveButton(buy, buy.kind === "second" ? `buy 2nd (+${buy.points}, 3 tokens)` : `buy (+${buy.points})`, "small buy") : null,
+        buy ? bonusNote(buy) : null);
     })));
   const fresh = new Set(recentEvents(g).filter((e) => e.details.hand !== undefined).map((e) => `${e.seat}:${e.details.hand}`));
   const players = g.players.map((p) => {
@@ -288,15 +332,24 @@ function drawRainbow(g) {
     return el("tr", { class: (p.human ? "you" : "") + (p.seat === v.to_move && !g.over ? " turn" : "") },
       el("th", {}, p.human ? "you" : p.name), el("td", { class: "num" }, v.tokens[p.seat]),
       el("td", { class: "num", title: `cards ${b.base} + duplicates ${b.duplicate} + same rank ${b.same_rank} + tokens ${b.tokens}` }, b.total),
-      el("td", { class: "held" }, held));
+      el("td", { class: "held" }, el("div", { class: "chips" }, held)));
   });
   return el("div", { class: "board rainbow" },
     el("div", { class: "felt" },
       el("div", { class: "round" }, g.over ? "game over" : `round ${v.round} / ${ref.rounds} · ${v.phase.replace("_", " ")} phase · die actions ${v.die_actions_used}/3`),
       el("div", { class: "dice-row" }, dice), controls),
-    el("table", { class: "players" }, el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "tokens"),
-      el("th", {}, "score"), el("th", {}, "cards"))), el("tbody", {}, players)),
+    el("table", { class: "players" }, el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", { class: "num" }, "tokens"),
+      el("th", { class: "num" }, "score"), el("th", { class: "cards" }, "cards"))), el("tbody", {}, players)),
     el("div", { class: "market" }, el("h3", {}, "Market (highlighted: your dice satisfy it)"), market));
+}
+
+function bonusNote(m) {
+  // Why a card is worth more than its printed score: the duplicate and same-rank bonuses.
+  if (!m.duplicate_bonus && !m.rank_bonus) return null;
+  const parts = [`card ${m.card_points}`];
+  if (m.duplicate_bonus) parts.push(`duplicate bonus ${m.duplicate_bonus}`);
+  if (m.rank_bonus) parts.push(`same-rank bonus ${m.rank_bonus}`);
+  return el("span", { class: "bonus-note" }, `+${m.points} = ${parts.join(" + ")}`);
 }
 
 // ------------------------------------------------------------------ Go-Stop
@@ -312,7 +365,8 @@ function card(id, { cls = "", move = null, small = false } = {}) {
     el("span", { class: "c-kind" }, small ? ({ "double junk": "double", "animal/cup": "cup" }[c.kind] || c.kind) : c.kind),
     small ? null : el("span", { class: "c-pic" }, c.picture)];
   const attrs = { class: `card k-${kind} m-${c.month}${set} ${small ? "mini" : ""} ${cls}`.trim(),
-                  title: `${c.label}${c.picture ? " (" + c.picture + ")" : ""} · card ${id}`, "data-card": id };
+                  title: `${c.label}${c.picture ? " (" + c.picture + ")" : ""} · card ${id}` + (cls.includes("matches") ? " · matches the table" : ""),
+                  "data-card": id };
   if (move) {
     return el("button", { ...attrs, type: "button", class: attrs.class + " move", "data-action": move.id,
                           "data-kind": move.kind, onclick: () => send(move.id) }, ...body);
@@ -331,17 +385,27 @@ function drawGostop(g) {
   const groups = [["brights", (k) => k === "bright"], ["animals", (k) => k.startsWith("animal")],
                   ["ribbons", (k) => k === "ribbon"], ["junk", (k) => k.endsWith("junk")]];
   const ref = gameInfo("gostop").reference;
-  const captured = (s) => el("div", { class: "captured" }, groups.map(([name, test]) => {
-    const ids = v.captured[s].filter((c) => test(ref.cards[c].kind));
-    return el("div", { class: "cap-group" }, el("span", { class: "label" }, `${name} ${ids.length}`),
-              el("div", { class: "cards" }, ids.map((c) => card(c, { small: true, cls: mark(c) }))));
-  }));
+  const CUP = 32, th = ref.thresholds;
+  const captured = (s) => {
+    // Each pile as it scores now: the sake cup sits with the animals or, when it scores more
+    // that way, with the junk as 2 units; each group shows its count against where it starts to score.
+    const t = v.tallies[s];
+    const inGroup = (name, test) => v.captured[s].filter((c) => (c === CUP ? (t.cup === "junk" ? name === "junk" : name === "animals")
+                                                                             : test(ref.cards[c].kind)));
+    const progress = { brights: `${t.brights}/${th.brights}`, animals: `${t.animals}/${th.animals}`,
+                       ribbons: `${t.ribbons}/${th.ribbons}`, junk: `${t.junk}/${th.junk} units` };
+    const extra = { animals: t.animals >= th.meong_bak ? " · meong-bak!" : ` · meong-bak at ${th.meong_bak}`, brights: "", ribbons: "", junk: "" };
+    return el("div", { class: "captured" }, groups.map(([name, test]) => el("div", { class: "cap-group", "data-group": name },
+      el("span", { class: "label" }, `${name} ${progress[name]}${extra[name]}`),
+      el("div", { class: "cards" }, inGroup(name, test).map((c) => card(c, { small: true, cls: mark(c) + (c === CUP ? " cup-" + t.cup : "") }))))),
+      t.cup ? el("span", { class: "cup-note hint" }, t.cup === "junk" ? "sake cup: counts as 2 junk now" : "sake cup: counts as an animal now") : null);
+  };
   const side = (s) => {
     const p = g.players[s];
     const extra = [v.go_count[s] ? `${v.go_count[s]} Go (at ${v.go_score[s]})` : null,
                    v.ppuk_count[s] ? `${v.ppuk_count[s]} ppuk` : null].filter(Boolean).join(", ");
     return el("div", { class: "side-head" + (s === v.to_move && !g.over ? " turn" : "") },
-      el("strong", {}, p.human ? "you" : p.name), el("span", { class: "score" }, `${v.scores[s]} points`),
+      el("strong", {}, p.human ? "you" : p.name), el("span", { class: "score" }, plural(v.scores[s], "point")),
       extra ? el("span", { class: "hint" }, extra) : null);
   };
   const piles = new Map(v.piles.map((p) => [p.month, p.owner]));
@@ -359,7 +423,9 @@ function drawGostop(g) {
   const backs = el("div", { class: "backs" }, Array.from({ length: v.hand_sizes[opp] }, () => el("div", { class: "card back mini" })),
                    el("span", { class: "label" }, `${v.hand_sizes[opp]} in hand`));
   const playing = mine && v.decision === "play";
-  const hand = el("div", { class: "hand" }, v.hand.map((c) => card(c, { move: playing ? byCard.get(c) : null })));
+  const onTable = new Set(v.layout.map((c) => ref.cards[c].month));
+  const hand = el("div", { class: "hand" }, v.hand.map((c) => card(c, {
+    move: playing ? byCard.get(c) : null, cls: onTable.has(ref.cards[c].month) ? "matches" : "" })));
   const goStop = mine && v.decision === "go_stop" ? el("div", { class: "row controls" },
     moveButton(g.moves.find((m) => m.kind === "go"), `Go (risk it for more)`, "primary"),
     moveButton(g.moves.find((m) => m.kind === "stop"), `Stop and collect ${g.moves.find((m) => m.kind === "stop").payout}`)) : null;
@@ -367,7 +433,7 @@ function drawGostop(g) {
     el("div", { class: "side opp" }, side(opp), backs, captured(opp)),
     table,
     el("div", { class: "side me" }, side(me), captured(me), goStop,
-       el("div", { class: "label" }, playing ? "your hand: click a card to play it" : "your hand"), hand));
+       el("div", { class: "label" }, playing ? "your hand: click a card to play it (outlined: it matches a card of the table)" : "your hand"), hand));
 }
 
 function gostopResultLine(g) {
@@ -375,7 +441,8 @@ function gostopResultLine(g) {
   if (r.winner === null) return "Nagari: nobody stopped before the cards ran out (a draw).";
   if (r.reason !== "stop") return `${name(r.winner)} won ${r.payout} by ${r.reason.replace("_", " ")}.`;
   const s = r.settlement, baks = ["gwang_bak", "meong_bak", "pi_bak"].filter((b) => s[b]).map((b) => b.replace("_", "-"));
-  return `${name(r.winner)} stopped with ${s.base} points` + (s.go_count ? `, ${s.go_count} Go → ${s.value}` : "")
+  const how = `${r.last_card ? "won when the last card ended the deal, with" : "stopped with"} ${plural(s.base, "point")}`;
+  return `${name(r.winner)} ${how}` + (s.go_count ? `, ${s.go_count} Go → ${s.value}` : "")
     + (baks.length ? `, ${baks.join(" + ")} ×${2 ** baks.length}` : "") + ` = ${r.payout}.`;
 }
 
@@ -395,7 +462,18 @@ function draw() {
   drawLog(g);
   drawMoveList(g);
   $("#all-moves").hidden = g.over;
-  $("#move-error").textContent = ui.error;
+  // A game the server no longer has (it expired, or was left elsewhere) can only be replaced.
+  $("#move-error").replaceChildren(ui.error, ui.gone
+    ? el("button", { type: "button", id: "restart", class: "primary", onclick: toSetup }, "Start a new game") : "");
+  if (ui.focus) {
+    const f = $(ui.focus);
+    if (f) f.focus();
+    ui.focus = null;
+  }
+  if (g.over && ui.shownResult !== g.id) {
+    ui.shownResult = g.id;
+    $("#result").scrollIntoView({ block: "nearest" });
+  }
 }
 
 async function boot() {
