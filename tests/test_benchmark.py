@@ -308,4 +308,5 @@ def test_the_leaderboard_figures_reproduce_to_the_digit(suite_id, spec, rung):
     else:
         assert {k: v[:16] for k, v in stored[rung].items()} == again["values"][rung]
     assert again["rules_hash"] == results[suite_id][spec]["rules_hash"]
-    assert again["policy"]["sha256"] == results[suite_id][spec]["policy"]["sha256"]
+    if again["policy"]["kind"] == "policy network":  # the same weight files (a code bot's source may
+        assert again["policy"]["sha256"] == results[suite_id][spec]["policy"]["sha256"]  # be edited)
