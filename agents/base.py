@@ -1,24 +1,52 @@
-"""The one small interface every madang bot implements."""
+"""The bot protocol (:class:`Bot`), the base class of madang's own bots, and batch validation."""
 
 from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 
-class Bot:
-    """A batched policy over one game's observations.
+@runtime_checkable
+class Bot(Protocol):
+    """Anything that chooses actions for a batch of decisions: the one interface of every bot.
 
-    ``act(observation, mask, rng)`` takes a (B, O) float32 batch of observations (the
-    env's encoding, from the acting seat's view), a (B, A) bool or int8 legal mask and a
-    ``numpy.random.Generator``, and returns (B,) int64 legal actions.  ``name`` is the
-    name ``agents.load`` knows it by; ``game`` is the game module it plays (``"yacht"``)
-    or ``None`` for a bot that plays any game.
+    ``act(observations, masks, rng)`` receives
+
+    * ``observations``: a (B, O) float32 array, one row per decision, each the env's encoding
+      from the view of the seat to move (the rows may come from different games and seats);
+    * ``masks``: a (B, A) bool (or int8 0/1) array, ``masks[i, a]`` true exactly for the
+      legal actions of row ``i``; every row has at least one;
+    * ``rng``: a ``numpy.random.Generator``, the only source of randomness a bot may use,
+      so that seeded evaluations repeat exactly;
+
+    and returns a (B,) integer array of legal actions, one per row.  A bot keeps no state
+    between calls that changes its choices: the callers batch decisions from many games in
+    any order.
+
+    Optional attributes, read when present: ``name`` (a str: how results and messages name
+    the bot) and ``game`` (the game module it plays, ``"yacht"``, or ``None`` for any game).
+    Any object with such an ``act`` method is a bot (``isinstance(obj, agents.Bot)``
+    checks the method only); madang's own bots subclass :class:`BaseBot`.  See
+    ``docs/bots.md``.
+    """
+
+    def act(self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """(B,) legal actions for the (B, O) observations and (B, A) masks."""
+        ...
+
+
+class BaseBot:
+    """The base class of madang's bots: a ``name``, a ``game`` and :meth:`check_game`.
+
+    Subclasses implement ``act`` as :class:`Bot` describes.
     """
 
     name: str = ""
     game: str | None = None
 
-    def act(self, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    def act(self, observations: np.ndarray, masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """(B,) legal actions for the (B, O) observations and (B, A) masks (see :class:`Bot`)."""
         raise NotImplementedError
 
     def check_game(self, game_name: str) -> None:

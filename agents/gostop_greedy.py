@@ -24,7 +24,7 @@ from envs.gostop import cards as C
 from envs.gostop.actions import CHOOSE_START, GO, NUM_ACTIONS, STOP
 from envs.gostop.observation import OBS_SIZE, View
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 
 _IDS = np.arange(48)
 _BASE = np.select(
@@ -98,7 +98,7 @@ def opponent_threat(view: View) -> np.ndarray:
     return view.score[:, 1] + 3.0 * near
 
 
-class GoStopGreedyBot(Bot):
+class GoStopGreedyBot(BaseBot):
     """The greedy heuristic described in the module docstring (deterministic)."""
 
     name = "gostop-greedy"

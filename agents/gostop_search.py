@@ -53,7 +53,7 @@ from envs.gostop.actions import CHOOSE_START, GO, NUM_ACTIONS
 from envs.gostop import cards as C
 from envs.gostop.observation import OBS_SIZE, View
 
-from .base import Bot, as_batch
+from .base import BaseBot, Bot, as_batch
 from .gostop_greedy import GoStopGreedyBot
 from .play import play_out
 from .random_bot import RandomBot
@@ -70,7 +70,7 @@ BOLD_GO = (7, 1)  # the searching seat's play-outs Go while the opponent's threa
 MAX_PLAYOUTS = 1 << 16  # play-outs per batched call (bounds memory; larger batches run in chunks)
 
 
-class EpsilonBot(Bot):
+class EpsilonBot(BaseBot):
     """``base``'s action, replaced by a uniformly random legal one with probability ``epsilon``."""
 
     name = "epsilon"
@@ -87,7 +87,7 @@ class EpsilonBot(Bot):
         return actions
 
 
-class GoStopSearchBot(Bot):
+class GoStopSearchBot(BaseBot):
     """PIMC search over sampled deals with batched play-outs (see the module docstring)."""
 
     name = "gostop-search"

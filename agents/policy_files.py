@@ -171,6 +171,7 @@ def load_policy(path_stem: str | Path, name: str | None = None, greedy: bool = T
     model.load_state_dict({k: v.float() for k, v in state.items()})
     bot = PolicyBot(model, name or stem.name, meta["game"], greedy=greedy)
     bot.metadata = meta
+    bot.files = (pt, js)  # what a benchmark result hashes as the policy's identity
     return bot
 
 

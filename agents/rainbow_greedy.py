@@ -24,7 +24,7 @@ from envs.rainbow_dice.rules import LATE_ROUND
 from envs.rainbow_dice.scoring import TOKEN_POINTS
 
 from . import rainbow_turn as turn
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 from .rainbow_value import PATTERN_OF, SECOND_CARD_PRICE, Holdings, end_values
 
 # Flat index of the kept dice inside reroll_means()[K] (die i weighs 6**(kept dice below i)).
@@ -39,7 +39,7 @@ _PRIORITY[STOP] = 1e-3
 _PRIORITY[UP_START:STOP] = -1e-3
 
 
-class RainbowGreedyBot(Bot):
+class RainbowGreedyBot(BaseBot):
     """Plans each turn exactly, valuing cards by marginal final score and tokens at ``token_value``.
 
     Options: ``token_value`` (points per token kept, default 8; spec §11 reports about

@@ -14,13 +14,13 @@ from envs.rainbow_dice.observation import OBS_SIZE, decode
 from envs.rainbow_dice.rules import LATE_ROUND
 from envs.rainbow_dice.scoring import TOKEN_POINTS
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 from .rainbow_value import SECOND_CARD_PRICE, Holdings
 
 _DIE_BITS = 1 << np.arange(6)
 
 
-class RainbowSimpleBot(Bot):
+class RainbowSimpleBot(BaseBot):
     """Keep the most common value (ties: the higher), reroll the rest, buy the best card.
 
     While free rerolls are left it stops and buys as soon as the best buyable card gains

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from envs.core.sampling import sample_legal
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 
 
-class RandomBot(Bot):
+class RandomBot(BaseBot):
     """Plays a uniformly random legal action in every game of the batch."""
 
     name = "random"

@@ -194,7 +194,9 @@ def load(name: str, **options) -> Bot:
     (in :func:`user_bots_dir`); ``greedy=False`` makes them sample.  A user's own
     policy loads from a path: ``NAME.pt`` / ``NAME.json``, their common stem, or a run
     directory of ``madang train`` (its ``policy.pt`` / ``policy.json``); the bot is named by
-    that path.  Names take precedence over paths.  Raises ``ValueError`` for an unknown
+    that path.  Other policies load by path or reference too (:mod:`agents.loaders`): an
+    ONNX file, a stable-baselines3 zip, an RLlib checkpoint directory or ``module:attr``.
+    Names take precedence over paths.  Raises ``ValueError`` for an unknown
     name (listing the known ones) and for bad policy files (naming the file).
     """
     if isinstance(name, str) and name in _BOTS:
@@ -207,10 +209,15 @@ def load(name: str, **options) -> Bot:
 
         return load_policy(stem, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
     if isinstance(name, str) and name:
+        from .loaders import kind_of, load_external
+
+        if kind_of(name):  # an ONNX file, an SB3 zip, an RLlib checkpoint or module:attr
+            return load_external(name, **options)
         from .policy_files import load_policy, policy_stem
 
         stem = policy_stem(name)
         if stem is not None:
             return load_policy(stem, name=name, **_check_options(name, load_policy, options, _PATH_NAME))
     raise ValueError(f"unknown bot {name!r}; available bots: {available()} "
-                     "(or the path of policy files: NAME.pt + NAME.json, or a run directory)")
+                     "(or the path of policy files: NAME.pt + NAME.json, a run directory, a .onnx file, "
+                     "an SB3 .zip, an RLlib checkpoint, or module:attr)")

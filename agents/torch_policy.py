@@ -9,7 +9,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 
 MASKED_LOGIT = -1e9
 
@@ -46,7 +46,7 @@ class ActorCritic(nn.Module):
         return logits, self.value(z).squeeze(-1)
 
 
-class PolicyBot(Bot):
+class PolicyBot(BaseBot):
     """A bot that plays an :class:`ActorCritic`: greedy (argmax) by default, or sampling.
 
     ``game`` names the game module it was trained for; acting on observations or masks

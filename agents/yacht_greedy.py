@@ -8,14 +8,14 @@ from envs.yacht.observation import OBS_SIZE, decode_own
 from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import category_scores
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 
 # Categories worth stopping for at once when open and made: straights and Yacht.
 _STOP_FOR = np.array([9, 10, 11])
 _DIE_BITS = 1 << np.arange(5)
 
 
-class YachtGreedyBot(Bot):
+class YachtGreedyBot(BaseBot):
     """Keep the most common value (ties: the higher), reroll the rest; score greedily.
 
     It stops rolling early when the dice make an open straight or Yacht, and it

@@ -8,7 +8,7 @@ from envs.yacht.observation import OBS_SIZE, decode_own
 from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import MULTISET_INDEX, NUM_CATEGORIES, dice_code
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 from .yacht_dp import solve
 
 _BITS = 1 << np.arange(NUM_CATEGORIES)
@@ -31,7 +31,7 @@ def solver_action_values(tables, d: np.ndarray, rolls_left: np.ndarray, m: np.nd
     return values
 
 
-class YachtSolverBot(Bot):
+class YachtSolverBot(BaseBot):
     """Maximises its own expected final score exactly (the DP of :mod:`agents.yacht_dp`).
 
     Optimal in solitaire (expected 169.7739); in multi-player games it plays its own

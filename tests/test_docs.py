@@ -1,8 +1,9 @@
 """The README and docs: every Python block runs alone, layouts match the code, links stay inside.
 
 A block's info string names the extra it needs: ```` ```python torchrl ```` runs here when
-torchrl is installed (``requires("torchrl")``: always under CI), ```` ```python rllib ```` runs in
-the RLlib venv, by tests/rllib/test_rllib.py (ray pins its own gymnasium).
+torchrl is installed (``requires("torchrl")``: always under CI), ```` ```python onnx ```` when the
+onnx extra is (``requires("onnx")``), ```` ```python rllib ```` runs in the RLlib venv, by
+tests/rllib/test_rllib.py (ray pins its own gymnasium).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 PAGES = DOCS + sorted(p for p in (ROOT / "examples").rglob("README.md") if "node_modules" not in p.parts)
 BLOCK = re.compile(r"^```python( [a-z]+)?\n(.*?)^```", re.S | re.M)
-TAGS = ("", "torchrl", "rllib")  # the extra a block needs ("": none)
+TAGS = ("", "torchrl", "onnx", "rllib")  # the extra a block needs ("": none)
 
 
 def blocks(tag: str = "") -> list:
@@ -39,7 +40,7 @@ def blocks(tag: str = "") -> list:
 
 
 def test_readme_and_docs_have_python_blocks():
-    assert len(blocks()) >= 8 and blocks("torchrl") and blocks("rllib")
+    assert len(blocks()) >= 8 and blocks("torchrl") and blocks("onnx") and blocks("rllib")
 
 
 def _run_alone(code, cwd) -> None:
@@ -57,6 +58,12 @@ def test_python_block_runs_alone(code, tmp_path):
 @pytest.mark.requires("torchrl")
 @pytest.mark.parametrize("code", blocks("torchrl"))
 def test_torchrl_block_runs_alone(code, tmp_path):
+    _run_alone(code, tmp_path)
+
+
+@pytest.mark.requires("onnx")
+@pytest.mark.parametrize("code", blocks("onnx"))
+def test_onnx_block_runs_alone(code, tmp_path):
     _run_alone(code, tmp_path)
 
 

@@ -1,5 +1,5 @@
 """The ``madang`` command line: ``demo``, ``play``, ``serve``, ``bots``, ``bench``, ``train``, ``eval``,
-``ship``, ``export``, ``solve``.
+``ship``, ``export``, ``benchmark``, ``solve``.
 
 User mistakes (an unknown bot, a bad config, a missing checkpoint, ...) raise
 :class:`UsageError`; :func:`main` prints them as ``madang: error: ...`` with a hint and
@@ -68,7 +68,8 @@ def _version() -> str:
 
 
 def _bots_hint(game: str) -> str:
-    return f"`madang bots {game}` lists the bots that play {game}; a path to policy files works too"
+    return (f"`madang bots {game}` lists the bots that play {game}; your own policy works too: a path (policy "
+            "files, .onnx, SB3 .zip, RLlib checkpoint) or module:attr (docs/bots.md)")
 
 
 def _load_bots(names, game: str, options: dict | None = None) -> list:
@@ -130,7 +131,7 @@ def _cmd_serve(args) -> int:
 
     with user_input("e.g. madang serve --port 8080 (the default host 127.0.0.1 is this machine only)"):
         check_address(args.host, args.port)
-    return serve(args.host, args.port)
+    return serve(args.host, args.port, bots=args.bot or ())
 
 
 MAX_BENCH_BATCH = 65_536
@@ -602,6 +603,53 @@ def _cmd_export(args) -> int:
     return 0 if r.greedy_agree == r.num_examples else 1
 
 
+def _cmd_benchmark(args) -> int:
+    from . import benchmark as bm
+    from .benchmark.report import comparison_text, result_text
+
+    example = "e.g. madang benchmark yacht yacht-greedy --suite yacht-solo-v1"
+    if args.compare:
+        if args.game or args.policy:
+            raise UsageError("--compare takes two result files, no GAME or POLICY",
+                             "e.g. madang benchmark --compare a/yacht-solo-v1--mine.json b/yacht-solo-v1--yours.json")
+        with user_input("compare two results of one suite, as `madang benchmark --out DIR` or --json wrote them"):
+            c = bm.compare(*(bm.read_result(p) for p in args.compare))
+        print(json.dumps(c, indent=1) if args.json else comparison_text(c))
+        return 0
+    if not args.game or not args.policy:
+        raise UsageError("benchmark needs a GAME and a POLICY (or --compare A.json B.json)", example)
+    with user_input(f"the suites of {args.game}: {', '.join(s.id for s in bm.suites_for(args.game))}"):
+        suites = [bm.get_suite(args.suite)] if args.suite else bm.suites_for(args.game)
+        if suites[0].game != args.game:
+            raise ValueError(f"suite {args.suite} plays {suites[0].game}, not {args.game}")
+    if args.games is not None and args.games < 1:
+        raise UsageError(f"--games must be positive, got {args.games}", "e.g. --games 64 for a quick check")
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        try:  # before playing: a suite can take an hour
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"--out {out}: not a directory that can be made ({e.strerror})",
+                             "give a directory for the result files") from None
+    (bot,) = _load_bots([args.policy], args.game, {None: _key_values(args.bot_option, "--bot-option", "game=yacht")})
+    results = []
+    for suite in suites:
+        with _shard_progress() as progress:
+            r = bm.play(suite, bot, args.policy, limit=args.games, progress=progress)
+        results.append(r)
+        if out is not None:
+            try:
+                (out / bm.result_filename(r)).write_text(json.dumps(r, separators=(",", ":")) + "\n")
+            except OSError as e:
+                raise UsageError(f"--out {out}: cannot write the result ({e.strerror})",
+                                 "give a directory you can write to") from None
+        if not args.json:
+            print(result_text(r) + "\n", flush=True)
+    if args.json:
+        print(json.dumps(results, separators=(",", ":")))
+    return 0
+
+
 # ------------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``madang`` command."""
@@ -619,7 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a game against bots in the terminal")
     play.add_argument("game", choices=sorted(GAMES))
     play.add_argument("--bot", action="append", metavar="NAME",
-                      help="the bot in the next seat (repeat for more seats; default: a strong bot for the game)")
+                      help="the bot in the next seat: a name, or your own policy by path or module:attr "
+                           "(repeat for more seats; default: a strong bot for the game)")
     play.add_argument("--seat", type=int, default=0, help="your seat (0 = first to move)")
     play.add_argument("--seed", type=int, help="fix the dice or the deal")
     play.set_defaults(func=_cmd_play)
@@ -627,6 +676,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="a local web page to play every game against the bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--bot", action="append", metavar="POLICY",
+                       help="offer your own policy too: a path (.onnx, SB3 .zip, policy files, RLlib checkpoint) "
+                            "or module:attr (repeat for more)")
     serve.set_defaults(func=_cmd_serve)
 
     bots = sub.add_parser("bots", help="list every loadable bot with its game and a one-line description")
@@ -713,6 +765,23 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--examples", type=int, default=100, help="conformance vectors to record")
     export.add_argument("--seed", type=int, default=0, help="seed of the recorded games")
     export.set_defaults(func=_cmd_export)
+
+    from .benchmark.suites import SUITES
+
+    bm = sub.add_parser("benchmark", help="a policy on the versioned benchmark suites, or --compare two results "
+                                          "(docs/benchmarks.md)")
+    bm.add_argument("game", nargs="?", choices=sorted(GAMES))
+    bm.add_argument("policy", nargs="?", help="a bot name, policy files, a .onnx file, an SB3 .zip, an RLlib "
+                                              "checkpoint or module:attr")
+    bm.add_argument("--suite", help="one suite (default: every suite of the game): " + ", ".join(SUITES))
+    bm.add_argument("--bot-option", nargs="*", metavar="KEY=VALUE", help="an option of the policy, e.g. game=yacht")
+    bm.add_argument("--games", type=int, help="only the first N games (solo) or deal pairs per rung: a quick "
+                                              "check, not a suite result")
+    bm.add_argument("--json", action="store_true", help="print the results (or the comparison) as JSON")
+    bm.add_argument("--out", metavar="DIR", help="write each result to DIR/SUITE--POLICY.json")
+    bm.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"),
+                    help="a paired test of two results of one suite, on their common seeds")
+    bm.set_defaults(func=_cmd_benchmark)
 
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
     solve.add_argument("game", choices=["yacht"])

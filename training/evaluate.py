@@ -51,11 +51,13 @@ SHARD_GAMES = 4096
 
 
 def _bot(b):
-    return agents.load(b) if isinstance(b, str) else b
+    """A bot from a name, a bot, or a plain function (obs, mask, rng) -> actions."""
+    return agents.load(b) if isinstance(b, str) else agents.as_bot(b)
 
 
 def _name(b) -> str:
-    return b if isinstance(b, str) else str(getattr(b, "name", "") or type(b).__name__)
+    return b if isinstance(b, str) else str(getattr(b, "name", "") or getattr(b, "__name__", "")
+                                            or type(b).__name__)
 
 
 def _game(game_name: str, num_players: int, game_config: dict):
@@ -378,7 +380,7 @@ class MatchResult:
     come from the spread of the deal pairs' totals (the pairs are independent).
     ``nagari`` counts the draws that were nagari (Go-Stop).  ``go_a`` / ``go_b`` are the
     bots' :class:`GoStats` (None for games without Go calls).  ``values_a`` / ``values_b``
-    hold every game's results (not in :meth:`as_dict`).
+    hold every game's results and ``pair_index`` each game's deal pair (not in :meth:`as_dict`).
     """
 
     game: str
@@ -402,6 +404,7 @@ class MatchResult:
     values_b: np.ndarray = field(repr=False, default=None)
     score_rate_ci95: float = 0.0
     """Half-width of the 95 % CI of :attr:`score_rate`, from the spread of the deal pairs."""
+    pair_index: np.ndarray = field(repr=False, default=None)
 
     @property
     def win_rate(self) -> float:
@@ -421,7 +424,8 @@ class MatchResult:
 
     def as_dict(self) -> dict:
         """A JSON-compatible dict (``--json``)."""
-        d = {k: v for k, v in asdict(self).items() if k not in ("values_a", "values_b", "go_a", "go_b")}
+        d = {k: v for k, v in asdict(self).items()
+             if k not in ("values_a", "values_b", "pair_index", "go_a", "go_b")}
         gos = {k: getattr(self, k).as_dict() for k in ("go_a", "go_b") if getattr(self, k) is not None}
         return dict(d, win_rate=self.win_rate, score_rate=self.score_rate, decided_win_rate=self.decided_win_rate,
                     **gos)
@@ -494,7 +498,7 @@ def _match_result(game_name: str, bot_a, bot_b, pairs: int, paired: bool, seatin
         wins=int((a > b).sum()), losses=int((a < b).sum()), draws=int((a == b).sum()),
         nagari=int(nag_a.sum() + nag_b.sum()), mean_a=mean_a, mean_b=float(b.mean()), ci95_a=ci_a,
         margin=margin, margin_ci95=margin_ci, go_a=go_a, go_b=go_b, values_a=a, values_b=b,
-        score_rate_ci95=score_ci,
+        score_rate_ci95=score_ci, pair_index=pair,
     )
 
 
@@ -659,7 +663,7 @@ def yacht_regret(bot, num_games: int, seed: int = 0) -> dict:
     from agents.yacht_solver import YachtSolverBot
     from envs.yacht import SCORE_START, Yacht
 
-    bot = agents.load(bot) if isinstance(bot, str) else bot
+    bot = _bot(bot)
     solver = YachtSolverBot()
     game = Yacht(num_players=1)
     state = game.init(seed_range(seed, num_games))

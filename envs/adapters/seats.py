@@ -15,9 +15,10 @@ def resolve_opponents(game: Game, opponents) -> list:
 
     ``opponents`` is ``None`` (random legal play), a bot or bot name (used for every
     other seat), or a sequence of ``num_players - 1`` bots or names, assigned in seat
-    order skipping the learner's seat.  Names are resolved with ``agents.load``.
+    order skipping the learner's seat.  Names (and paths, ``module:attr``) are resolved with
+    ``agents.load``; a plain function ``(obs, mask, rng) -> actions`` is a bot too.
     """
-    from agents import load  # bots live in the agents package; imported lazily
+    from agents import as_bot, load  # bots live in the agents package; imported lazily
 
     n = game.num_players - 1
     if opponents is None:
@@ -31,9 +32,7 @@ def resolve_opponents(game: Game, opponents) -> list:
         )
     bots = []
     for opp in opponents:
-        bot = load(opp) if isinstance(opp, str) else opp
-        if not callable(getattr(bot, "act", None)):
-            raise ValueError(f"opponent {opp!r} is not a bot (it has no act method)")
+        bot = load(opp) if isinstance(opp, str) else as_bot(opp)
         if hasattr(bot, "check_game"):
             bot.check_game(game.name)
         bots.append(bot)

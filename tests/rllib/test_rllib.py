@@ -211,6 +211,46 @@ def test_ppo_self_play_on_gostop(policies):
     assert modules == ({"shared"} if policies == "shared" else {"player_0", "player_1"})
 
 
+# ------------------------------------------------------------------ checkpoints as madang bots
+def test_an_rllib_checkpoint_plays_in_eval_and_benchmark(tmp_path, capsys):
+    """A new-API-stack checkpoint loads by its path: agents.load, madang eval, madang benchmark."""
+    import agents
+    from agents.loaders import kind_of
+    from training.cli import main
+    from training.rllib_example import ppo_config
+
+    ckpt = tmp_path / "ckpt"
+    config = ppo_config("gostop", "single", num_envs=4, train_batch=128, minibatch=64, epochs=1)
+    algo = config.rl_module(rl_module_spec=rllib.masking_module(SMALL)).build_algo()
+    try:
+        algo.train()
+        algo.save(str(ckpt))
+        module = algo.get_module()
+    finally:
+        algo.stop()
+    bot = agents.load(str(ckpt))
+    assert (bot.game, bot.kind, kind_of(str(ckpt))) == ("gostop", "rllib", "rllib")
+    game = game_class("gostop")()
+    state = game.init(np.arange(16))
+    obs, mask = game.observe(state), game.legal_mask(state).astype(bool)
+    with torch.no_grad():
+        logits = module.forward_inference({"obs": {"observations": torch.from_numpy(obs),
+                                                   "action_mask": torch.from_numpy(mask.astype(np.float32))}})
+    want = np.where(mask, logits["action_dist_inputs"].numpy(), -np.inf).argmax(axis=1)
+    np.testing.assert_array_equal(bot.act(obs, mask, None), want)
+    one = ckpt / "learner_group" / "learner" / "rl_module" / "default_policy"
+    np.testing.assert_array_equal(agents.load(str(one)).act(obs, mask, None), want)
+    with pytest.raises(ValueError, match="no module 'other'"):
+        agents.load(str(ckpt), module_id="other")
+    with pytest.raises(ValueError, match="its observation size is 445, but yacht has 156"):
+        agents.load(str(ckpt), game="yacht")
+    assert main(["eval", "gostop", "--bots", str(ckpt), "gostop-greedy", "--games", "4", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots"][0]["bot"] in (str(ckpt), "gostop-greedy")
+    assert main(["benchmark", "gostop", str(ckpt), "--games", "2", "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    assert result["suite"] == "gostop-v1" and result["policy"]["kind"] == "rllib" and result["policy"]["sha256"]
+
+
 def test_every_game_is_registered_by_name():
     names = rllib.register()
     for game in GAMES:

@@ -1,9 +1,9 @@
 """One game between a person and bots, on the batched rules core at batch size 1.
 
 :class:`Session` is what both front-ends play: the terminal game (:mod:`.terminal`) and the
-web app (:mod:`.web`).  The person sits in one seat, bots (any of ``agents.available(game)``)
-in the others.  Every move goes through the core's validation; the bots move as soon as it is
-their turn.  Everything a session shows comes from the person's seat view
+web app (:mod:`.web`).  The person sits in one seat, bots (any of ``agents.available(game)``,
+or a user's own policies the front-end loaded) in the others.  Every move goes through the
+core's validation; the bots move as soon as it is their turn.  Everything a session shows comes from the person's seat view
 (``game.seat_view``): the board, the legal moves and a log of every move explained in words
 from public information only, so nothing hidden from that seat (the other Go-Stop hand, the
 stock) ever leaves it.
@@ -31,6 +31,13 @@ DEFAULT_BOTS = {"yacht": "yacht-solver", "rainbow_dice": "rainbow-greedy", "gost
 def shared_bot(name: str):
     """The bot ``name``, loaded once per process (bots keep no state between ``act`` calls)."""
     return agents.load(name)
+
+
+def user_bots(specs) -> dict:
+    """The bots among ``specs`` that are not catalog names (a path or ``module:attr``: a user's own
+    policies), each loaded once: name -> bot.  ``ValueError`` names a spec that does not load."""
+    catalog = set(agents.available())
+    return {s: agents.load(s) for s in dict.fromkeys(specs) if s not in catalog}
 
 
 _WARM_LOCKS = {g: threading.Lock() for g in GAMES}
@@ -69,11 +76,12 @@ class Session:
     :meth:`public` shows it once the game is over (or from the start when the person chose it),
     so that a game can be replayed without telling the dice or the cards to come.
     Raises ``ValueError`` naming the problem for an unknown game or bot, a bot of another game,
-    a wrong number of bots for the game, or a bad seat or seed.
+    a wrong number of bots for the game, or a bad seat or seed.  ``extra_bots`` (name -> bot,
+    e.g. from :func:`user_bots`) are the bots a session may seat besides the catalog's.
     """
 
     def __init__(self, game: str, bots: Sequence[str], seat: int = 0, seed: int | None = None,
-                 load_bot=shared_bot):
+                 load_bot=shared_bot, extra_bots: dict | None = None):
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; games: {', '.join(sorted(GAMES))}")
         if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
@@ -82,7 +90,8 @@ class Session:
         if not low <= len(bots) + 1 <= high:
             n = f"{low - 1}" if low == high else f"{low - 1}..{high - 1}"
             raise ValueError(f"{TITLES[game]} takes {n} bot(s) besides you, got {len(bots)}")
-        known = agents.available(game)
+        extra = {n: b for n, b in (extra_bots or {}).items() if getattr(b, "game", None) in (None, game)}
+        known = agents.available(game) + list(extra)
         for b in bots:
             if b not in known:
                 raise ValueError(f"unknown bot {b!r} for {game}; bots for {game}: {', '.join(known)}")
@@ -101,7 +110,8 @@ class Session:
             else {"seat": s, "name": names.pop(0), "human": False}
             for s in range(players)
         ]
-        self.bots = {p["seat"]: load_bot(p["name"]) for p in self.players if not p["human"]}
+        self.bots = {p["seat"]: extra[p["name"]] if p["name"] in extra else load_bot(p["name"])
+                     for p in self.players if not p["human"]}
         self.names = [p["name"] for p in self.players]
         self.seed_chosen = seed is not None
         seed = self.seed = resolve_seed(seed)

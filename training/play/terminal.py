@@ -17,7 +17,7 @@ from rich.text import Text
 
 import agents
 
-from .session import DEFAULT_BOTS, TITLES, Session
+from .session import DEFAULT_BOTS, TITLES, Session, user_bots
 
 def _event_line(event: dict) -> Text:
     who = "you" if event["human"] else f"{event['player']} (seat {event['seat']})"
@@ -92,10 +92,10 @@ def run(game: str, bots: list[str] | None, seat: int, seed: int | None, console:
     console = console or Console()
     bots = bots or [DEFAULT_BOTS[game]]
     try:
-        session = Session(game, bots, seat=seat, seed=seed)
+        session = Session(game, bots, seat=seat, seed=seed, extra_bots=user_bots(bots))
     except ValueError as e:
         print(f"madang: error: {e}", file=sys.stderr)
-        print(f"hint: bots for {game}: {', '.join(agents.available(game))}; "
-              f"repeat --bot for more seats", file=sys.stderr)
+        print(f"hint: bots for {game}: {', '.join(agents.available(game))}, or your own policy by path or "
+              f"module:attr (docs/bots.md); repeat --bot for more seats", file=sys.stderr)
         return 2
     return play_game(session, console, read)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import sys
 import time
 from pathlib import Path
 
@@ -53,7 +54,7 @@ from envs.registration import GAMES, game_class
 from .body import BODY_TIMEOUT_S, MAX_BODY, parse_object, read_body
 from .bot_pool import DEFAULT_MAX_PENDING, DEFAULT_WORKERS, BotPool
 from .guard import LOOPBACK_NAMES, WILDCARD_HOSTS, Guard, allowed_hosts
-from .session import DEFAULT_BOTS, TITLES, Session, seat_range, warm_up
+from .session import DEFAULT_BOTS, TITLES, Session, seat_range, user_bots, warm_up
 from .store import ApiError, GameStore
 
 STATIC = Path(__file__).parent / "static"
@@ -92,14 +93,19 @@ def warm_all(warn=print) -> None:
 
 def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic, *,
                hosts=LOOPBACK_NAMES, any_ip: bool = False, workers: int = DEFAULT_WORKERS,
-               max_pending: int = DEFAULT_MAX_PENDING, body_timeout_s: float = BODY_TIMEOUT_S) -> Starlette:
+               max_pending: int = DEFAULT_MAX_PENDING, body_timeout_s: float = BODY_TIMEOUT_S,
+               extra_bots: dict | None = None) -> Starlette:
     """The ASGI app: the page at ``/``, its files under ``/static``, the JSON API under ``/api``.
 
     ``hosts`` (and ``any_ip``) are the Host names it answers to (:class:`~.guard.Guard`);
     ``workers`` and ``max_pending`` size the bot pool (:class:`~.bot_pool.BotPool`).
+    ``extra_bots`` (name -> bot, :func:`.session.user_bots`) are offered besides the catalog's
+    bots: the operator's own policies.  Clients can only pick bots by these names, never load
+    a path or module themselves.
     """
     store = GameStore(max_games, expire_s, clock)
     pool = BotPool(workers, max_pending)
+    extra = dict(extra_bots or {})
     files = _static_files()
 
     def snapshot(session: Session):
@@ -125,7 +131,9 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
         catalog.append({
             "name": name, "title": TITLES[name], "min_seats": low, "max_seats": high,
             "default_bot": DEFAULT_BOTS[name],
-            "bots": [{"name": b.name, "description": b.description} for b in agents.catalog(name)],
+            "bots": [{"name": b.name, "description": b.description} for b in agents.catalog(name)] + [
+                {"name": n, "description": f"served policy ({getattr(b, 'kind', None) or type(b).__name__})"}
+                for n, b in extra.items() if getattr(b, "game", None) in (None, name)],
             "reference": game_class(name).view_module.reference(),
         })
     catalog_json = json.dumps({"games": catalog, "limits": {"max_games": store.max_games,
@@ -149,7 +157,7 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
             try:
                 known = set(agents.available(game))
                 warm_up(game, [b for b in dict.fromkeys(bots) if b in known])
-                return Session(game, bots, body.get("seat") or 0, seed)
+                return Session(game, bots, body.get("seat") or 0, seed, extra_bots=extra)
             except ValueError as e:
                 raise ApiError(400, str(e)) from None
 
@@ -231,16 +239,26 @@ def check_address(host: str, port: int) -> None:
         raise ValueError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0) -> int:
+def serve(host: str = "127.0.0.1", port: int = 8000, max_games: int = 200, expire_s: float = 3600.0,
+          bots=()) -> int:
     """Run the app on uvicorn until Ctrl-C; returns the exit status (check the address first:
-    :func:`check_address`).
+    :func:`check_address`), 2 if one of ``bots`` does not load.
 
     The server answers to ``host`` and the loopback names (any IP address too when ``host``
     is a wildcard such as ``0.0.0.0``), and warms the bots up before it takes requests.
+    ``bots`` are the operator's own policies (paths or ``module:attr``), offered besides the
+    catalog's.
     """
     import uvicorn
 
-    app = create_app(max_games, expire_s, hosts=allowed_hosts(host), any_ip=host in WILDCARD_HOSTS)
+    try:
+        extra = user_bots(bots)
+    except ValueError as e:
+        print(f"madang: error: {e}", file=sys.stderr)
+        print("hint: --bot takes the path of a policy file or module:attr (docs/bots.md)", file=sys.stderr)
+        return 2
+    app = create_app(max_games, expire_s, hosts=allowed_hosts(host), any_ip=host in WILDCARD_HOSTS,
+                     extra_bots=extra)
     print("madang: warming up the bots ...", flush=True)
     warm_all()
     print(f"madang: open http://{host}:{port}/ to play (Ctrl-C stops the server)", flush=True)
