@@ -33,11 +33,15 @@ def decision_times(game_name: str, bots: dict, min_decisions: int = MIN_DECISION
 
     The bots play whole games against themselves (every seat), at the game's smallest table;
     round after round each bot plays the next seeded game until it has made
-    ``min_decisions`` decisions, so that all of them meet the same machine load.  Returns
+    ``min_decisions`` decisions, so that all of them meet the same machine load.  Each bot first
+    acts once, untimed, so that tables built on first use are not counted.  Returns
     ``{"bots": {name: {"decisions", "cpu_ms", "wall_ms"}}, "load_average": [before, after]}``.
     """
     cls = game_class(game_name)
     game = cls(num_players=cls.min_players)
+    warm = game.init(seed_range(seed, 1))
+    for bot in bots.values():  # untimed: tables a bot builds on its first call are not a decision's cost
+        bot.act(game.observe(warm), game.legal_mask(warm), np.random.default_rng(seed))
     totals = {name: [0, 0, 0] for name in bots}
     before = os.getloadavg()
     k = 0
