@@ -34,7 +34,7 @@ from envs.yacht.observation import OBS_SIZE, SEAT_TOTAL, decode_own
 from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import MAX_TOTAL, MULTISET_INDEX, NUM_CATEGORIES, dice_code
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 from .yacht_dp import NUM_MASKS, solve
 from .yacht_turn import (BITS, FRESH_ROLL, NUM_KEEPS, NUM_MULTISETS, SCORES, best_keeps, keep_values,
                          turn_action_values)
@@ -179,7 +179,7 @@ def threshold_leaf(values: np.ndarray, m: np.ndarray, need: np.ndarray) -> np.nd
     return np.where(((m[:, None] & BITS) > 0)[:, None, :], leaf, -np.inf)
 
 
-class YachtThresholdBot(Bot):
+class YachtThresholdBot(BaseBot):
     """Maximises the probability of finishing with at least ``target`` points (default 200).
 
     Each decision solves the current turn exactly (:func:`agents.yacht_turn.turn_action_values`)

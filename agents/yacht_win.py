@@ -44,7 +44,7 @@ from envs.yacht.observation import MAX_SEATS, OBS_SIZE, OBS_SLICES, SEAT_BLOCK, 
 from envs.yacht.rules import NUM_ACTIONS
 from envs.yacht.scoring import MAX_TOTAL, MULTISET_INDEX, NUM_CATEGORIES, dice_code
 
-from .base import Bot, as_batch
+from .base import BaseBot, as_batch
 from .yacht_threshold import SIZE, solve_distribution, solve_threshold
 from .yacht_turn import BITS, NUM_MULTISETS, SCORES, turn_action_values
 
@@ -134,7 +134,7 @@ def _popcount(x: np.ndarray) -> np.ndarray:
     return ((x[..., None] & BITS) > 0).sum(axis=-1)
 
 
-class YachtWinBot(Bot):
+class YachtWinBot(BaseBot):
     """Maximises the probability of winning (ties half) against expectation-optimal opponents.
 
     ``blend`` in [0, 1]: the weight of the threshold bound in the value of the end of a turn;
