@@ -1,4 +1,4 @@
-"""The greedy Rainbow Dice bot (``rainbow-greedy``, spec §11): an exact plan of each turn.
+"""The greedy Rainbow Dice bot (``rainbow-greedy``, docs/rules/rainbow_dice.md §11): an exact plan of each turn.
 
 Every decision re-solves the rest of the current turn exactly (expectimax over the free
 rerolls, ±1 adjustments and token rerolls still allowed; :mod:`agents.rainbow_turn`) with
@@ -42,7 +42,7 @@ _PRIORITY[UP_START:STOP] = -1e-3
 class RainbowGreedyBot(BaseBot):
     """Plans each turn exactly, valuing cards by marginal final score and tokens at ``token_value``.
 
-    Options: ``token_value`` (points per token kept, default 8; spec §11 reports about
+    Options: ``token_value`` (points per token kept, default 8; docs/rules/rainbow_dice.md §11 reports about
     1295 solo with 8 and 985 with 3), ``final_round_token_value`` (default 3: tokens left
     after the last turn are worth exactly 3), ``chunk`` (games solved together; memory is
     about 1.2 MB per game).  Ties go to ending the turn, then to stopping.

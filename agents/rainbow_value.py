@@ -2,7 +2,8 @@
 
 For one player's holdings (card counts, supply) this computes, per game of a batch:
 
-* ``gain1[h]``: the §7 score gained by buying one card of hand ``h`` now (-inf if its
+* ``gain1[h]``: the final score (docs/rules/rainbow_dice.md §7) gained by buying one card of hand ``h``
+  now (-inf if its
   pile is empty);
 * the best single and the best pair purchase for every distinct satisfied-hands pattern
   (only 765 of them occur among the 46656 dice codes), where a pair is the turn's card

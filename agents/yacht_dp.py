@@ -1,4 +1,4 @@
-"""Exact optimal solitaire Yacht by dynamic programming (spec §4: 169.7739).
+"""Exact optimal solitaire Yacht by dynamic programming (docs/rules/yacht.md §4: 169.7739).
 
 State between turns: the set of open categories (a 12-bit mask; no bonus exists,
 so nothing else matters).  Within a turn: the sorted dice (one of 252 multisets)
@@ -8,7 +8,7 @@ rest gives ``d``.  Working layer by layer over the number of open categories,
 every layer is a few dense matrix products, so the whole table takes about a
 second.
 
-Keeping all five dice is not a legal action (spec D1) but equals scoring later
+Keeping all five dice is not a legal action (docs/rules/yacht.md §5.1) but equals scoring later
 with the same dice, so allowing it in the recursion does not change any value.
 """
 

@@ -1,4 +1,4 @@
-"""A simple greedy Yacht bot (``yacht-greedy``): about 110 points in solitaire (spec §4)."""
+"""A simple greedy Yacht bot (``yacht-greedy``): about 110 points in solitaire (docs/rules/yacht.md §4)."""
 
 from __future__ import annotations
 

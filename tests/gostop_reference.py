@@ -1,16 +1,15 @@
 """Plain-Python reference implementation of two-player Go-Stop (Matgo), one deal at a time.
 
-Written directly from the normative specification ``shared/spec/gostop.md`` (v1) as a test oracle
-for the batched engine.  Standard library only; it shares no code with the engine.  Section numbers
-(§) and decision numbers (D..) below refer to that specification.  Places where the specification
-had to be interpreted are marked ``INTERPRETATION``.
+Written directly from the rules (docs/rules/gostop.md, whose numbered sections the comments below cite) as a
+test oracle for the batched engine.  Standard library only; it shares no code with the engine.
+Places where the rules had to be interpreted are marked ``INTERPRETATION``.
 
 Public API (used by the differential test):
 
-* constants ``NUM_ACTIONS``, ``PLAY0``, ``CHOOSE0``, ``GO``, ``STOP`` (§12);
-* ``combination_score(ids)`` (§7, with the September cup rule of §7.2);
-* ``transfer(captured_payer, captured_receiver, units)`` (§6);
-* ``settle(captured_winner, captured_loser, go_count)`` (§9.1-9.2);
+* constants ``NUM_ACTIONS``, ``PLAY0``, ``CHOOSE0``, ``GO``, ``STOP`` (docs/rules/gostop.md §12.1);
+* ``combination_score(ids)`` (docs/rules/gostop.md §7, with the September cup rule of docs/rules/gostop.md §7.2);
+* ``transfer(captured_payer, captured_receiver, units)`` (docs/rules/gostop.md §6);
+* ``settle(captured_winner, captured_loser, go_count)`` (docs/rules/gostop.md §9.1-9.2);
 * ``RefDeal.from_order(order, first_player)`` / ``RefDeal.from_position(pos)``, then
   ``legal_actions()``, ``step(action)``, ``to_position()`` and the public fields described in the
   class docstring.
@@ -22,7 +21,7 @@ import copy
 import operator
 
 # ---------------------------------------------------------------------------------------------
-# §12 action ids
+# docs/rules/gostop.md §12.1 action ids
 # ---------------------------------------------------------------------------------------------
 
 NUM_ACTIONS = 98
@@ -31,23 +30,23 @@ CHOOSE0 = 48  # 48..95: choose the layout card id - 48
 GO = 96
 STOP = 97
 
-# pending decision names (§5.1)
+# pending decision names (docs/rules/gostop.md §5.1)
 PLAY = "PLAY"
 HAND_CHOICE = "HAND_CHOICE"
 STOCK_CHOICE = "STOCK_CHOICE"
 GO_STOP = "GO_STOP"
 
-# result reasons (§12)
+# result reasons (docs/rules/gostop.md §12.6)
 REASONS = ("stop", "chongtong", "three_ppuk", "nagari")
 
 # ---------------------------------------------------------------------------------------------
-# §2 deck
+# docs/rules/gostop.md §2 deck
 # ---------------------------------------------------------------------------------------------
 
 NUM_CARDS = 48
 MONTHS = range(1, 13)
 
-# The full §2 table: id -> (month, kind).  Kinds: BRIGHT, ANIMAL, RIBBON, DOUBLE_JUNK, JUNK.
+# The card table of docs/rules/gostop.md §2: id -> (month, kind).  Kinds: BRIGHT, ANIMAL, RIBBON, DOUBLE_JUNK, JUNK.
 CARD_KIND = {
     0: "BRIGHT", 1: "RIBBON", 2: "JUNK", 3: "JUNK",  # 1 Jan pine
     4: "ANIMAL", 5: "RIBBON", 6: "JUNK", 7: "JUNK",  # 2 Feb plum
@@ -63,7 +62,7 @@ CARD_KIND = {
     44: "BRIGHT", 45: "ANIMAL", 46: "RIBBON", 47: "DOUBLE_JUNK",  # 12 Dec rain
 }
 
-# Derived sets, copied literally from §2 (normative).
+# Derived sets, from the card table of docs/rules/gostop.md §2.
 BRIGHTS = frozenset({0, 8, 28, 40, 44})
 RAIN_BRIGHT = 44
 CUP = 32
@@ -80,17 +79,17 @@ TRANSFERABLE_JUNK = SINGLE_JUNK | DOUBLE_JUNK  # the cup 32 is never transferabl
 
 
 def month(card: int) -> int:
-    """§2: month(id) = id // 4 + 1."""
+    """docs/rules/gostop.md §2: month(id) = id // 4 + 1."""
     return card // 4 + 1
 
 
 def month_ids(m: int) -> range:
-    """The four ids of month m (§2)."""
+    """The four ids of month m (docs/rules/gostop.md §2)."""
     return range(4 * (m - 1), 4 * (m - 1) + 4)
 
 
 # ---------------------------------------------------------------------------------------------
-# §7 combination score
+# docs/rules/gostop.md §7 combination score
 # ---------------------------------------------------------------------------------------------
 
 ANIMAL_CLASS = "animal"
@@ -98,13 +97,13 @@ JUNK_CLASS = "junk"
 
 
 def score_breakdown(captured, cup_class: str = ANIMAL_CLASS) -> dict:
-    """§7.1 categories for captured set C and cup classification k in {animal, junk}."""
+    """docs/rules/gostop.md §7.1 categories for captured set C and cup classification k in {animal, junk}."""
     c = set(captured)
     b = len(c & BRIGHTS)
     if b == 5:
         bright_pts = 15
     elif b == 4:
-        bright_pts = 4  # D22; the rain man does not lower four brights
+        bright_pts = 4  # docs/rules/gostop.md §7.1; the rain man does not lower four brights
     elif b == 3:
         bright_pts = 2 if RAIN_BRIGHT in c else 3
     else:
@@ -127,7 +126,8 @@ def score_breakdown(captured, cup_class: str = ANIMAL_CLASS) -> dict:
 
 
 def cup_classification(captured) -> str:
-    """§7.2: the cup counts as whichever class gives the higher total; a tie (and no cup) -> animal."""
+    """The cup counts as whichever class gives the higher total; a tie (and no cup) -> animal
+    (docs/rules/gostop.md §7.2)."""
     c = set(captured)
     if CUP not in c:
         return ANIMAL_CLASS
@@ -137,13 +137,13 @@ def cup_classification(captured) -> str:
 
 
 def combination_score(captured_ids) -> int:
-    """§7.2: max(total(C, animal), total(C, junk)) as a plain int (any iterable of ids)."""
+    """docs/rules/gostop.md §7.2: max(total(C, animal), total(C, junk)) as a plain int (any iterable of ids)."""
     c = set(captured_ids)
     return int(score_breakdown(c, cup_classification(c))["total"])
 
 
 # ---------------------------------------------------------------------------------------------
-# §6 junk transfer
+# docs/rules/gostop.md §6 junk transfer
 # ---------------------------------------------------------------------------------------------
 
 def junk_value(card: int) -> int:
@@ -152,10 +152,10 @@ def junk_value(card: int) -> int:
 
 
 def transfer(captured_payer: set, captured_receiver: set, units: int) -> list:
-    """§6: one greedy pass; moves cards between the two sets in place, returns the moved ids.
+    """docs/rules/gostop.md §6: one greedy pass; moves cards between the two sets in place, returns the moved ids.
 
-    Lowest value first, then lowest id (D9); a double junk may over-pay (no change); an empty payer
-    pays nothing (the remainder is forgiven); the cup 32 is never transferred.
+    Lowest value first, then lowest id (docs/rules/gostop.md §6); a double junk may over-pay (no change); an
+    empty payer pays nothing (the remainder is forgiven); the cup 32 is never transferred.
     """
     moved = []
     while units > 0:
@@ -171,17 +171,17 @@ def transfer(captured_payer: set, captured_receiver: set, units: int) -> list:
 
 
 # ---------------------------------------------------------------------------------------------
-# §9 settlement
+# docs/rules/gostop.md §9 settlement
 # ---------------------------------------------------------------------------------------------
 
 def protective_units(captured_loser) -> int:
-    """§9.2: the loser's junk units for pi-bak; the loser's cup always counts as 2 units."""
+    """docs/rules/gostop.md §9.2: the loser's junk units for pi-bak; the loser's cup always counts as 2 units."""
     c = set(captured_loser)
     return len(c & SINGLE_JUNK) + 2 * len(c & DOUBLE_JUNK) + (2 if CUP in c else 0)
 
 
 def settle_breakdown(captured_winner, captured_loser, go_count: int) -> dict:
-    """§9.1-9.2 with all intermediate values (base, value, each bak, payout)."""
+    """docs/rules/gostop.md §9.1-9.2 with all intermediate values (base, value, each bak, payout)."""
     w = set(captured_winner)
     lo = set(captured_loser)
     k = cup_classification(w)
@@ -191,10 +191,10 @@ def settle_breakdown(captured_winner, captured_loser, go_count: int) -> dict:
     if g <= 2:
         value = base + g  # 0 Gos: base, 1 Go: +1, 2 Gos: +2
     else:
-        value = base * 2 ** (g - 2)  # D13: no +2 from the third Go on
+        value = base * 2 ** (g - 2)  # docs/rules/gostop.md §9.1: no +2 from the third Go on
     gwang_bak = parts["bright_pts"] > 0 and len(lo & BRIGHTS) == 0
     meong_bak = parts["animals"] >= 7  # under the winner's chosen classification
-    pi_bak = parts["junk_pts"] > 0 and protective_units(lo) < 5  # 0 units is pi-bak too (D14)
+    pi_bak = parts["junk_pts"] > 0 and protective_units(lo) < 5  # 0 units is pi-bak too (docs/rules/gostop.md §9.2)
     baks = int(gwang_bak) + int(meong_bak) + int(pi_bak)
     return {
         "cup_class": k, "base": base, "value": value,
@@ -204,12 +204,12 @@ def settle_breakdown(captured_winner, captured_loser, go_count: int) -> dict:
 
 
 def settle(captured_winner, captured_loser, go_count: int) -> int:
-    """§9.1-9.2: the Stop payout the loser pays the winner."""
+    """docs/rules/gostop.md §9.1-9.2: the Stop payout the loser pays the winner."""
     return int(settle_breakdown(captured_winner, captured_loser, go_count)["payout"])
 
 
 def eligible(score: int, go_count: int, go_score: int) -> bool:
-    """§8.1: >= 7 before the first Go, strictly above the last Go's score afterwards."""
+    """docs/rules/gostop.md §8.1: >= 7 before the first Go, strictly above the last Go's score afterwards."""
     if go_count == 0:
         return score >= 7
     return score > go_score
@@ -224,7 +224,8 @@ POSITION_KEYS = ("to_move", "hands", "layout", "ppuk_owner", "stock", "captured"
 
 
 def _is_int(x) -> bool:
-    # INTERPRETATION (§12 "ids are ints"): Python ints only; bool is not accepted as an int.
+    # INTERPRETATION (docs/rules/gostop.md §12.5: a card id is an int): Python ints only; bool is not
+    # accepted as an int.
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -287,12 +288,12 @@ class RefDeal:
     * ``turns``: number of PLAY decisions taken so far; ``last_turn``: a dict describing the last
       completed turn (captures, bonuses, triples, debt, transferred cards), for debugging diffs.
 
-    INTERPRETATION -- mid-turn state (an internal choice of this implementation, following the §5.10
-    pseudocode's order of mutations): at PLAY the hand card leaves the hand.  During HAND_CHOICE
+    INTERPRETATION -- mid-turn state (an internal choice of this implementation, following the order of
+    docs/rules/gostop.md §5.10): at PLAY the hand card leaves the hand.  During HAND_CHOICE
     nothing else has changed yet (no flip).  After the flip the hand step is applied to the layout
-    exactly as in §5.10 (a placed card is on the layout; a pending pair / triple capture has left the
+    in that order (a placed card is on the layout; a pending pair / triple capture has left the
     layout and waits in ``in_flight``), the flipped card leaves the stock; captures move to
-    ``captured`` only at resolution (§5.4).
+    ``captured`` only at resolution (docs/rules/gostop.md §5.4).
     """
 
     # ---------------- construction ----------------
@@ -318,7 +319,8 @@ class RefDeal:
 
     @classmethod
     def from_order(cls, order, first_player: int) -> "RefDeal":
-        """Deal the 48-id permutation ``order`` per §3.1 and apply the §3.3 checks in order."""
+        """Deal the 48-id permutation ``order`` (docs/rules/gostop.md §12.4) and apply the checks of
+        docs/rules/gostop.md §3.3 in order."""
         order = list(order)
         if len(order) != NUM_CARDS or not all(_is_int(c) for c in order) \
                 or sorted(order) != list(range(NUM_CARDS)):
@@ -337,8 +339,8 @@ class RefDeal:
         def has_quad(cards):
             return any(all(c in cards for c in month_ids(m)) for m in MONTHS)
 
-        # §3.3, checked in this order before any turn
-        if has_quad(d.layout):  # 1. layout quad -> redeal (D3)
+        # docs/rules/gostop.md §3.3, checked in this order before any turn
+        if has_quad(d.layout):  # 1. layout quad -> redeal (docs/rules/gostop.md §3.3)
             d.setup = "redeal"
             d.pending = None
             return d
@@ -347,7 +349,7 @@ class RefDeal:
             d.setup = "redeal"
             d.pending = None
             return d
-        if len(quad_seats) == 1:  # 3. chongtong: immediate win, flat 5 (D4)
+        if len(quad_seats) == 1:  # 3. chongtong: immediate win, flat 5 (docs/rules/gostop.md §3.3)
             d.setup = "chongtong"
             d.pending = None
             # INTERPRETATION: no turn was played; to_move stays P0 (the first player) in the export.
@@ -359,14 +361,14 @@ class RefDeal:
 
     @classmethod
     def from_position(cls, pos) -> "RefDeal":
-        """Load a §12 position dict (validated exactly as §12 lists; ValueError otherwise)."""
+        """Load a position dict, validated exactly as docs/rules/gostop.md §12.5 lists (ValueError otherwise)."""
         if not isinstance(pos, dict):
             raise ValueError("position must be a dict")
         missing = [k for k in POSITION_KEYS if k not in pos]
         if missing:
             raise ValueError(f"position: missing key(s) {missing}")
-        # INTERPRETATION (§12 "the keys ... are as shown"): keys other than the shown ones and the
-        # optional "result" are rejected.
+        # INTERPRETATION (docs/rules/gostop.md §12.5: a key or list length is wrong): keys other than the
+        # shown ones and the optional "result" are rejected.
         unknown = [k for k in pos if k not in POSITION_KEYS and k != "result"]
         if unknown:
             raise ValueError(f"position: unknown key(s) {unknown}")
@@ -423,7 +425,7 @@ class RefDeal:
         has_result = "result" in pos
         result = None
         if has_result:
-            # INTERPRETATION: §12 only shows the result's shape; we check that shape
+            # INTERPRETATION: docs/rules/gostop.md §12.6 only gives the result's fields; we check that shape
             # (keys winner/payout/reason, winner seat or None, payout int >= 0, a known reason).
             r = pos["result"]
             if not isinstance(r, dict) or set(r) != {"winner", "payout", "reason"}:
@@ -454,7 +456,7 @@ class RefDeal:
             if go_count[seat] == 0 and go_score[seat] != 0:
                 raise ValueError(f"position: go_score[{seat}] = {go_score[seat]} must be 0 "
                                  f"when go_count[{seat}] is 0")
-            # INTERPRETATION: §12 says ppuk_count in 0..2 "(3 ends the deal)"; a terminal
+            # INTERPRETATION: docs/rules/gostop.md §12.5 says a ppuk count is in 0..2 (3 ends the deal); a terminal
             # position (with "result", e.g. the export of a three-ppuk end) may hold 3.
             top = 3 if has_result else 2
             if not 0 <= ppuk_count[seat] <= top:
@@ -465,14 +467,14 @@ class RefDeal:
         d.hands = [set(hands[0]), set(hands[1])]
         d.layout = set(layout)
         d.ppuk_owner = ppuk_owner
-        # §4: cards in no list go to the bottom of the stock in ascending id order
+        # docs/rules/gostop.md §4: cards in no list go to the bottom of the stock in ascending id order
         d.stock = list(stock) + [c for c in range(NUM_CARDS) if c not in seen]
         d.captured = [set(captured[0]), set(captured[1])]
         d.go_count = list(go_count)
         d.go_score = list(go_score)
         d.ppuk_count = list(ppuk_count)
         d.to_move = to_move
-        d.setup = "play"  # positions never run the §3.3 checks
+        d.setup = "play"  # positions never run the docs/rules/gostop.md §3.3 checks
         if has_result:
             d.result = result
             d.pending = None
@@ -486,7 +488,8 @@ class RefDeal:
     # ---------------- export ----------------
 
     def to_position(self) -> dict:
-        """§12 export; defined at PLAY decisions and at the end of a deal (ValueError elsewhere)."""
+        """Position export (docs/rules/gostop.md §12.5); defined at PLAY decisions and at the end of a deal
+        (ValueError elsewhere)."""
         if self.result is None and self.pending != PLAY:
             if self.pending is None:
                 raise ValueError("to_position: the deal was redealt (no position)")
@@ -549,7 +552,7 @@ class RefDeal:
         if self.result is not None or self.pending is None:
             raise ValueError(f"step({action!r}): no decision is pending (the deal is over or "
                              f"was redealt)")
-        # INTERPRETATION (interface.md "Actions"): any integer with __index__ (int, numpy integer,
+        # INTERPRETATION (docs/interface.md §4): any integer with __index__ (int, numpy integer,
         # 0-d integer array) is accepted; bool, float, str, None are wrong types.
         if isinstance(action, bool):
             raise ValueError(f"step: action {action!r} is a bool, not an action id")
@@ -569,10 +572,10 @@ class RefDeal:
         else:
             self._go_stop(a)
 
-    # §5.2 play step
+    # docs/rules/gostop.md §5.2 play step
     def _play(self, h: int) -> None:
         p = self.to_move
-        last = len(self.hands[p]) == 1  # §5.9 / D7, measured at the start of the turn
+        last = len(self.hands[p]) == 1  # docs/rules/gostop.md §5.9, measured at the start of the turn
         self.turns += 1
         self.hands[p].remove(h)
         mh = month(h)
@@ -592,7 +595,7 @@ class RefDeal:
             t["pair"] = [h, L[0]]  # pending pair
             t["mode"] = "pair"
         elif n == 2:
-            t["mode"] = "two"  # HAND_CHOICE before the flip (§5.1 step 2)
+            t["mode"] = "two"  # HAND_CHOICE before the flip (docs/rules/gostop.md §5.1 step 2)
             t["candidates"] = list(L)
             self.pending = HAND_CHOICE
             return
@@ -610,13 +613,13 @@ class RefDeal:
         t["candidates"] = None
         self._flip()
 
-    # §5.3 flip step
+    # docs/rules/gostop.md §5.3 flip step
     def _flip(self) -> None:
         t = self._t
         p, h, mh, mode, L = t["p"], t["h"], t["mh"], t["mode"], t["L"]
         if not self.stock:
-            # INTERPRETATION: §4 promises a stock card for every turn of a real deal, but a loaded
-            # position may list all 48 cards with a short stock.  Then there is no flip: the hand
+            # INTERPRETATION: docs/rules/gostop.md §5.8 promises a stock card for every turn of a real deal,
+            # but a loaded position may list all 48 cards with a short stock.  Then there is no flip: the hand
             # step resolves on its own (as in case B with nothing to match).
             self._commit_hand_step()
             self._resolve()
@@ -664,7 +667,8 @@ class RefDeal:
         self._resolve()
 
     def _commit_hand_step(self) -> None:
-        """Case B of §5.10: a pending pair from the hand step leaves the layout into the captures."""
+        """A pending pair from the hand step leaves the layout into the captures once the flipped
+        card turns out to be of another month (docs/rules/gostop.md §5.3)."""
         t = self._t
         if t["mode"] in ("pair", "two") and not t["pair_committed"]:
             t["groups"].append(list(t["pair"]))
@@ -679,34 +683,34 @@ class RefDeal:
         self.layout.discard(c)
         self._resolve()
 
-    # §5.4-5.7
+    # docs/rules/gostop.md §5.4-5.7
     def _resolve(self) -> None:
         t = self._t
         p, o = t["p"], t["o"]
         self.pending = None
-        # §5.6 three ppuks (a ppuk turn captures nothing, so nothing is lost by ending here)
+        # docs/rules/gostop.md §5.6 three ppuks (a ppuk turn captures nothing, so nothing is lost by ending here)
         if t["made_ppuk"] and self.ppuk_count[p] == 3:
             self._record_turn(debt=0, moved=[])
             self._end(p, 5, "three_ppuk")
             return
-        # §5.4 resolution
+        # docs/rules/gostop.md §5.4 resolution
         for group in t["groups"]:
             self.captured[p].update(group)
-        # §5.5 junk bonuses
+        # docs/rules/gostop.md §5.5 junk bonuses
         if t["groups"] and not self.layout:
-            # D6: the layout is empty after the turn's captures (§5.10: "if pending and ...")
+            # docs/rules/gostop.md §5.5: sseul, the layout is empty after the turn's captures
             t["bonus"].append("sseul")
         if t["last"]:
-            # D7 / D21: no junk for ttadak, chok, sseul on the mover's last turn
+            # docs/rules/gostop.md §5.9: no junk for ttadak, chok, sseul on the mover's last turn
             t["bonus"] = [b for b in t["bonus"] if b not in ("chok", "ttadak", "sseul")]
         debt = len(t["bonus"]) + sum(2 if owner == p else 1 for owner in t["triples"])
         moved = transfer(self.captured[o], self.captured[p], debt) if debt > 0 else []
         self._record_turn(debt=debt, moved=moved)
-        # §5.7 Go / Stop check, only for the mover; per §5.10 it runs after every turn that did not
-        # end the deal (also after a ppuk turn that captured nothing).
+        # docs/rules/gostop.md §5.7 Go / Stop check, only for the mover; per docs/rules/gostop.md §5.10 it runs after every
+        # turn that did not end the deal (also after a ppuk turn that captured nothing).
         if eligible(self.score(p), self.go_count[p], self.go_score[p]):
             if t["last"]:
-                self._stop()  # D19: forced Stop on the last turn
+                self._stop()  # docs/rules/gostop.md §8.3: forced Stop on the last turn
                 return
             self.pending = GO_STOP
             return
@@ -725,11 +729,11 @@ class RefDeal:
 
     def _go_stop(self, a: int) -> None:
         p = self._t["p"]
-        if a == GO:  # §8.2
+        if a == GO:  # docs/rules/gostop.md §8.2
             self.go_count[p] += 1
             self.go_score[p] = self.score(p)
             self._end_turn()
-        else:  # §8.3
+        else:  # docs/rules/gostop.md §8.3
             self._stop()
 
     def _stop(self) -> None:
@@ -738,7 +742,7 @@ class RefDeal:
         payout = settle(self.captured[p], self.captured[o], self.go_count[p])
         self._end(p, payout, "stop")
 
-    # §5.8 end of turn
+    # docs/rules/gostop.md §5.8 end of turn
     def _end_turn(self) -> None:
         p, o = self._t["p"], self._t["o"]
         self.flipped = None
@@ -747,7 +751,7 @@ class RefDeal:
             self.to_move = p  # the last mover
             self._set_result(None, 0, "nagari")
             return
-        # §5.8 prose (the §5.10 pseudocode's plain "to_move = o" covers real deals only): the
+        # docs/rules/gostop.md §5.8: the turn passes to the other seat if it holds a card, else the
         # mover moves again when the other seat holds no card (loaded positions only).
         self.to_move = o if self.hands[o] else p
         self.pending = PLAY

@@ -1,4 +1,4 @@
-"""One conformance harness over every registered game (interface.md).
+"""One conformance harness over every registered game (docs/interface.md).
 
 Each game appears in CONFIGS with the configurations to exercise; everything
 else here is generic: it talks to the games only through the shared core API

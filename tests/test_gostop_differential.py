@@ -1,7 +1,7 @@
 """Differential test: the batched Go-Stop core against the independent plain-Python reference.
 
 10^4 random deals with random legal play (plus 3000 where players mostly Go).  The batched core plays all deals at once;
-the reference (``tests/gostop_reference.py``, written separately from the spec) plays
+the reference (``tests/gostop_reference.py``, written separately from the engine, from docs/rules/gostop.md) plays
 them one at a time with the same actions.  At every decision the pending decision
 kind, the mover, the flipped card and the legal action set must agree; at every PLAY
 decision and at the end, the full position dicts must be equal; at the end, the

@@ -1,4 +1,5 @@
-"""Go-Stop positions (§12), reset options, hidden information, invariants under random play, bots."""
+"""Go-Stop positions (docs/rules/gostop.md §12.5), reset options, hidden information, invariants under random
+play, bots."""
 
 from __future__ import annotations
 
@@ -169,7 +170,7 @@ def test_hidden_cards_do_not_change_the_observation():
 
 # -------------------------------------------------------- invariants (soak)
 def check_invariants(state, before, rewards):
-    """Spec invariants between two consecutive batched states (all games)."""
+    """Rules invariants between two consecutive batched states (all games)."""
     B = state.batch_size
     stock = np.zeros(B, np.uint64)
     for j in range(48):  # cards still in the stock

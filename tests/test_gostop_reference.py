@@ -1,5 +1,5 @@
 """Unit tests of the plain-Python Go-Stop reference (tests/gostop_reference.py) against
-shared/spec/gostop.md.  Every expected number is worked out by hand from the spec in the comments
+docs/rules/gostop.md.  Every expected number is worked out by hand from the rules in the comments
 next to it (never taken from the implementation)."""
 
 import os
@@ -16,14 +16,15 @@ from gostop_reference import (  # noqa: E402
 
 ALL = list(range(48))
 
-# The 22 single junk cards of §2, and the 20 of them outside January (2, 3 are January junk).
+# The 22 single junk cards of docs/rules/gostop.md §2, and the 20 of them outside January (2, 3 are January junk).
 SINGLES = [2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31, 34, 35, 38, 39, 42, 43]
 S = [c for c in SINGLES if c not in (2, 3)]  # 6, 7, 10, 11, ..., 42, 43
 
 
 def pos(hands, layout=(), stock=(), captured=((), ()), to_move=0, ppuk_owner=None,
         go_count=(0, 0), go_score=(0, 0), ppuk_count=(0, 0)):
-    """A §12 position dict; unlisted cards go to the bottom of the stock (§4)."""
+    """A position dict (docs/rules/gostop.md §12.5); unlisted cards go to the bottom of the stock
+    (docs/rules/gostop.md §4)."""
     return {
         "to_move": to_move,
         "hands": [list(hands[0]), list(hands[1])],
@@ -46,7 +47,7 @@ def accounted(d):
 
 
 # =============================================================================================
-# §12 constants and §2 deck
+# docs/rules/gostop.md §12.1 constants and docs/rules/gostop.md §2 deck
 # =============================================================================================
 
 def test_action_constants():
@@ -67,7 +68,7 @@ def test_deck_counts_and_months():
     assert gr.GODORI == {4, 12, 29} and gr.HONGDAN == {1, 5, 9}
     assert gr.CHEONGDAN == {21, 33, 37} and gr.CHODAN == {13, 17, 25}
     assert gr.CUP == 32 and gr.RAIN_BRIGHT == 44 and 32 not in gr.TRANSFERABLE_JUNK
-    # the kind column of the §2 table agrees with the derived sets
+    # the kind column of the docs/rules/gostop.md §2 table agrees with the derived sets
     kinds = {"BRIGHT": gr.BRIGHTS, "ANIMAL": gr.ANIMALS, "RIBBON": gr.RIBBONS,
              "JUNK": gr.SINGLE_JUNK, "DOUBLE_JUNK": gr.DOUBLE_JUNK}
     for kind, ids in kinds.items():
@@ -78,7 +79,7 @@ def test_deck_counts_and_months():
 
 
 # =============================================================================================
-# §7 combination score
+# docs/rules/gostop.md §7 combination score
 # =============================================================================================
 
 @pytest.mark.parametrize("cards, expected", [
@@ -175,7 +176,7 @@ def test_cup_rule():
 
 
 # =============================================================================================
-# §6 junk transfer
+# docs/rules/gostop.md §6 junk transfer
 # =============================================================================================
 
 def test_transfer_lowest_value_then_id():
@@ -231,7 +232,7 @@ def test_transfer_zero_units():
 
 
 # =============================================================================================
-# §9 settlement
+# docs/rules/gostop.md §9 settlement
 # =============================================================================================
 
 W16 = SINGLES[:16]            # 16 units -> 7 points, nothing else
@@ -240,7 +241,7 @@ L5 = [34, 35, 38, 39, 42]     # 5 units, no brights: protects from pi-bak
 
 @pytest.mark.parametrize("g, expected", [
     (0, 7), (1, 8), (2, 9),    # base + g
-    (3, 14), (4, 28), (5, 56),  # base * 2^(g-2), no +2 (D13)
+    (3, 14), (4, 28), (5, 56),  # base * 2^(g-2), no +2 (docs/rules/gostop.md §9.1)
 ])
 def test_go_payouts(g, expected):
     assert combination_score(W16) == 7
@@ -250,7 +251,7 @@ def test_go_payouts(g, expected):
 @pytest.mark.parametrize("loser, expected", [
     (L5, 7),
     ([34, 35, 38, 39], 14),        # 4 units -> pi-bak
-    ([], 14),                      # 0 junk is pi-bak too (D14)
+    ([], 14),                      # 0 junk is pi-bak too (docs/rules/gostop.md §9.2)
     ([32, 34, 35, 38], 7),         # loser's cup counts 2 units: 5
     ([32, 34, 35], 14),            # 4 units
     ([41, 47], 14),                # 4 units
@@ -308,7 +309,7 @@ def test_baks_are_cumulative():
 
 
 # =============================================================================================
-# §5 turns from hand-built positions
+# docs/rules/gostop.md §5 turns from hand-built positions
 # =============================================================================================
 
 def test_chok():
@@ -559,7 +560,7 @@ def test_empty_stock_in_a_loaded_position_means_no_flip():
 
 
 # =============================================================================================
-# §8 Go / Stop
+# docs/rules/gostop.md §8 Go / Stop
 # =============================================================================================
 
 def test_first_go_decision_at_seven():
@@ -663,7 +664,7 @@ def test_forced_stop_with_gos(g, expected):
 @pytest.mark.parametrize("g, expected", [(0, 8), (1, 9), (2, 10), (3, 16), (4, 32), (5, 64)])
 def test_stop_payout_by_go_count(g, expected):
     # final 17 units = 8; the loser's 5 units prevent pi-bak, the winner has no bright points;
-    # the loser's own Gos (3 of them) do not matter (§9.3, D15)
+    # the loser's own Gos (3 of them) do not matter (docs/rules/gostop.md §9.3)
     d = load(hands=([2, 46], [45]), layout=[3, 20], stock=[24],
              captured=(S[:15], [35, 38, 39, 42, 43]),
              go_count=(g, 3), go_score=(7 if g else 0, 9))
@@ -683,7 +684,7 @@ def test_stop_by_seat_one():
 
 
 # =============================================================================================
-# §5.8 end of turn, §9.4 nagari
+# docs/rules/gostop.md §5.8 end of turn, docs/rules/gostop.md §9.4 nagari
 # =============================================================================================
 
 def test_nagari_after_gos():
@@ -714,7 +715,7 @@ def test_last_turn_is_one_card_in_hand_even_with_unequal_hands():
 
 
 # =============================================================================================
-# §3 setup from explicit orders
+# docs/rules/gostop.md §3 setup from explicit orders
 # =============================================================================================
 
 BASE = sorted(range(48), key=lambda c: (c % 4, c // 4))  # one card per month in turn: no quads
@@ -816,7 +817,7 @@ def test_from_order_rejects_non_permutations():
 
 
 # =============================================================================================
-# §12 positions
+# docs/rules/gostop.md §12.5 positions
 # =============================================================================================
 
 def test_unlisted_cards_go_to_the_stock_bottom_ascending():
@@ -928,7 +929,7 @@ def test_random_play_smoke():
             legal = d.legal_actions()
             assert legal and all(0 <= a < NUM_ACTIONS for a in legal)
             if d.pending == "PLAY":
-                # §5.8: P0 plays turns 1, 3, ..., 19 and P1 turns 2, 4, ..., 20
+                # docs/rules/gostop.md §5.8: P0 plays turns 1, 3, ..., 19 and P1 turns 2, 4, ..., 20
                 assert d.to_move == (first if plays % 2 == 0 else 1 - first)
                 assert len(d.hands[d.to_move]) == 10 - plays // 2
                 assert len(d.stock) == 20 - plays
@@ -956,7 +957,7 @@ def test_random_play_smoke():
             if r["reason"] == "three_ppuk":
                 assert r["payout"] == 5 and d.ppuk_count[r["winner"]] == 3
             elif always_go:
-                # only the forced Stop of §8.3 ends such a deal: the winner's last turn
+                # only the forced Stop of docs/rules/gostop.md §8.3 ends such a deal: the winner's last turn
                 assert plays == (19 if r["winner"] == first else 20)
         # the hands and the stock always run out together (20 stock cards, 20 turns)
         assert len(d.stock) == len(d.hands[0]) + len(d.hands[1])

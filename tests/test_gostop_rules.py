@@ -1,6 +1,6 @@
-"""Go-Stop turn rules (§5, §8, §9) as one-turn scenarios from positions, plus setup (§3).
+"""Go-Stop turn rules as one-turn scenarios from positions, plus setup (docs/rules/gostop.md §5, §8, §9, §3).
 
-Card ids (§2): month m owns 4(m-1)..4(m-1)+3; e.g. Jan 0 bright, 1 ribbon, 2 and 3 junk;
+Card ids (docs/rules/gostop.md §2): month m owns 4(m-1)..4(m-1)+3; e.g. Jan 0 bright, 1 ribbon, 2 and 3 junk;
 Jun 20 animal, 21 blue ribbon, 22 and 23 junk.  Cards a position does not list go to the
 bottom of the stock in id order, so the listed ``stock`` is what gets flipped first.
 """
@@ -72,7 +72,7 @@ def test_two_layout_cards_need_a_hand_choice():
 
 
 def test_choice_is_explicit_even_between_equivalent_cards():
-    s = load(layout=[2, 3], hands=((0, 6), (10,)))  # D18: two plain junk are still a decision
+    s = load(layout=[2, 3], hands=((0, 6), (10,)))  # docs/rules/gostop.md §5.1: two plain junk are still a decision
     act(s, 0)
     assert G.pending(s)["decision"] == "hand_choice"
 
@@ -127,7 +127,7 @@ def test_sseul_is_an_empty_layout_after_the_turn():
 @pytest.mark.parametrize(
     "layout,actions,taken",
     [
-        ([0, 1], [2, CHOOSE_START + 0], [14, 15]),  # ttadak + sseul = 2 (D6)
+        ([0, 1], [2, CHOOSE_START + 0], [14, 15]),  # ttadak + sseul = 2 (docs/rules/gostop.md §5.5)
         ([], [2], [14, 15]),  # chok + sseul = 2
     ],
 )
@@ -140,7 +140,7 @@ def test_bonuses_stack_with_sseul(layout, actions, taken):
 
 @pytest.mark.parametrize(
     "owner,paid",
-    [(None, [14]), ({"1": 1}, [14]), ({"1": 0}, [14, 15])],  # dealt triple, other's ppuk, own ppuk (D5)
+    [(None, [14]), ({"1": 1}, [14]), ({"1": 0}, [14, 15])],  # dealt triple, other's, own ppuk (docs/rules/gostop.md §5.5)
 )
 def test_triple_capture_from_hand(owner, paid):
     s = load(layout=[0, 1, 3, 20], ppuk_owner=owner, captured=((), (14, 15, 18)))
@@ -169,7 +169,7 @@ def test_two_own_ppuk_stacks_and_a_sweep_owe_five_units():
 
 def test_debt_is_paid_in_one_greedy_pass():
     s = load(layout=[0, 1, 3, 20], ppuk_owner={"1": 0}, captured=((), (7, 41, 32)))
-    act(s, 2)  # own ppuk: 2 units, payer holds {single, double, cup}: gives 7 then 41 (D8)
+    act(s, 2)  # own ppuk: 2 units, payer holds {single, double, cup}: gives 7 then 41 (docs/rules/gostop.md §6)
     assert after(s)["captured"] == [[0, 1, 2, 3, 7, 41], [32]]
 
 
@@ -189,7 +189,7 @@ def test_transferred_junk_counts_for_the_receiver_at_once():
 # ----------------------------------------------------------------- last turn
 def test_last_turn_earns_no_chok_ttadak_or_sseul_bonus_but_captures():
     s = load(hands=((2,), (10,)), layout=[], stock=[3], captured=((), (14,)))
-    act(s, 2)  # chok + sseul on the mover's last card (D7, D21)
+    act(s, 2)  # chok + sseul on the mover's last card (docs/rules/gostop.md §5.9, docs/rules/gostop.md §5.5)
     assert after(s)["captured"] == [[2, 3], [14]]
     s = load(hands=((2,), (10,)), layout=[0, 1], stock=[3], captured=((), (14,)))
     act(s, 2, CHOOSE_START + 1)
@@ -216,7 +216,7 @@ def test_third_ppuk_wins_five_at_once():
 def test_third_ppuk_on_the_last_turn_counts():
     s = load(hands=((2,), (10,)), layout=[0], stock=[3], ppuk_count=(2, 0))
     act(s, 2)
-    assert G.result(s, 0)["reason"] == "three_ppuk"  # D10
+    assert G.result(s, 0)["reason"] == "three_ppuk"  # docs/rules/gostop.md §5.6
 
 
 # ----------------------------------------------------------------- Go / Stop
@@ -244,7 +244,7 @@ def test_stop_pays_the_settlement():
 
 def test_last_turn_stops_automatically():
     s = load(hands=((29,), (10,)), layout=[30], stock=[24], captured=(EIGHT, (40,)))
-    r = act(s, 29)  # D19: no GO_STOP decision on the last turn
+    r = act(s, 29)  # docs/rules/gostop.md §8.3: no GO_STOP decision on the last turn
     assert s.done[0] and r.tolist() == [8.0, -8.0] and G.result(s, 0)["reason"] == "stop"
 
 
@@ -275,7 +275,7 @@ def test_loaded_zero_go_count_with_seven_is_eligible_even_without_gain():
 
 
 def test_losing_after_going_pays_the_plain_payout():
-    # seat 1 went Go twice earlier; seat 0 stops: seat 1 pays seat 0's payout, no go-bak (D15)
+    # seat 1 went Go twice earlier; seat 0 stops: seat 1 pays seat 0's payout, no go-bak (docs/rules/gostop.md §9.3)
     s = load(hands=((29, 6), (10,)), layout=[30], stock=[24], captured=(EIGHT, (40, 1, 5, 9)),
              go_count=(0, 2), go_score=(0, 3))
     assert act(s, 29, STOP).tolist() == [8.0, -8.0]
@@ -293,7 +293,7 @@ def test_nagari_when_both_hands_run_out():
     s = load(hands=((2,), ()), layout=[20], stock=[24], go_count=(0, 1), go_score=(0, 7))
     r = act(s, 2)
     assert s.done[0] and r.tolist() == [0, 0]
-    assert G.result(s, 0) == {"winner": None, "payout": 0, "reason": "nagari"}  # D16
+    assert G.result(s, 0) == {"winner": None, "payout": 0, "reason": "nagari"}  # docs/rules/gostop.md §9.4
     assert after(s)["to_move"] == 0
 
 
@@ -369,7 +369,7 @@ def test_layout_triple_is_a_dealt_pile_not_a_redeal():
 @pytest.mark.parametrize(
     "first_hand,second_hand,layout,verdict",
     [
-        (HAND_A, HAND_B, [0, 1, 2, 3, 7, 11, 15, 19], REDEAL),  # layout quad (D3)
+        (HAND_A, HAND_B, [0, 1, 2, 3, 7, 11, 15, 19], REDEAL),  # layout quad (docs/rules/gostop.md §3.3)
         (QUAD_FEB, [31, 35, 39, 43, 44, 45, 46, 47, 11, 15], [0, 1, 2, 3, 8, 12, 16, 20], REDEAL),
         (QUAD_JAN, QUAD_FEB, [8, 11, 12, 15, 16, 19, 20, 23], REDEAL),  # a quad in each hand
         (QUAD_JAN, HAND_B, [4, 7, 8, 11, 12, 15, 16, 19], 0),  # chongtong of P0
@@ -386,7 +386,7 @@ def test_setup_checks(first_hand, second_hand, layout, verdict):
         assert s.done[0] or G.pending(s)["to_move"] == 1
     elif verdict >= 0:
         winner = 1 if verdict == 0 else 0  # P0 is seat 1 here
-        assert G.result(s, 0) == {"winner": winner, "payout": 5, "reason": "chongtong"}  # D4
+        assert G.result(s, 0) == {"winner": winner, "payout": 5, "reason": "chongtong"}  # docs/rules/gostop.md §3.3
         fr = G.final_rewards(s, 0)
         assert fr[winner] == 5 and fr[1 - winner] == -5
     else:
@@ -403,13 +403,13 @@ def test_deal_rejects_bad_input():
 
 def test_random_first_player_and_chongtong_rate():
     s = G.init(np.arange(4000))
-    assert 0.45 < (s.to_move == 0).mean() < 0.55  # D20
+    assert 0.45 < (s.to_move == 0).mean() < 0.55  # docs/rules/gostop.md §3.1
     assert not s.done.any()
     rate = s.skipped.sum() / (4000 + s.skipped.sum())
-    assert 0.015 < rate < 0.035  # spec §3.3: about 2.5 %
+    assert 0.015 < rate < 0.035  # docs/rules/gostop.md §3.3: about 2.5 %
 
 
-# ------------------------------------------------------ omitted rules (D17)
+# ------------------------------------------------------ omitted rules (docs/rules/gostop.md §10)
 def test_no_bombs_or_side_payments():
     # three cards of a month in hand and one on the layout: playing one takes a pair only
     s = load(hands=((1, 2, 3, 6), (10,)), layout=[0], stock=[24], captured=((), (14,)))

@@ -1,6 +1,6 @@
-"""Go-Stop deck (§2), combination score (§7), junk transfer (§6) and settlement (§9).
+"""Go-Stop deck, combination score, junk transfer and settlement (docs/rules/gostop.md §2, §7, §6, §9).
 
-The engine's vectorized bit-set functions are checked against the spec's formulas
+The engine's vectorized bit-set functions are checked against the rules' formulas
 written here in plain Python over sets of ids, and against hand-worked examples.
 """
 
@@ -15,7 +15,7 @@ from envs.gostop import cards as C
 from envs.gostop import combination_score, stop_settlement
 from envs.gostop.scoring import breakdown, transfer_cards
 
-# ---------------------------------------------------------------- spec §2, verbatim
+# ---------------------------------------------- the card table of docs/rules/gostop.md §2
 BRIGHTS = {0, 8, 28, 40, 44}
 ANIMALS = {4, 12, 16, 20, 24, 29, 32, 36, 45}
 GODORI = {4, 12, 29}
@@ -26,7 +26,7 @@ SINGLE_JUNK = {2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31, 34, 3
 
 
 def spec_total(c: set, k: str) -> int:
-    """§7.1 for captured set ``c`` and cup classification ``k`` ("animal" / "junk")."""
+    """docs/rules/gostop.md §7.1 for captured set ``c`` and cup classification ``k`` ("animal" / "junk")."""
     b = len(c & BRIGHTS)
     bright = 15 if b == 5 else 4 if b == 4 else (2 if 44 in c else 3) if b == 3 else 0
     a = len(c & (ANIMALS - {32})) + (1 if 32 in c and k == "animal" else 0)
@@ -42,7 +42,7 @@ def spec_score(c: set) -> int:
 
 
 def spec_transfer(payer: set, units: int) -> list[int]:
-    """§6 literally: the cards moved, in order."""
+    """docs/rules/gostop.md §6 literally: the cards moved, in order."""
     payer, moved = set(payer), []
     while units > 0:
         cands = [x for x in payer if x in SINGLE_JUNK | DOUBLE_JUNK]
@@ -69,7 +69,8 @@ def test_deck_tables_match_spec():
     assert (C.HONGDAN, C.CHEONGDAN, C.CHODAN) == (HONGDAN, CHEONGDAN, CHODAN)
     assert C.TRANSFERABLE_JUNK == SINGLE_JUNK | DOUBLE_JUNK and 32 not in C.TRANSFERABLE_JUNK
     assert [C.month_of(c) for c in (0, 3, 4, 47)] == [1, 1, 2, 12]
-    # D1: within a month bright, animal, ribbon, double junk, junk, junk (kinds a month lacks skipped).
+    # docs/rules/gostop.md §2: within a month bright, animal, ribbon, double junk, junk, junk (kinds a
+    # month lacks skipped).
     order = {C.BRIGHT: 0, C.ANIMAL: 1, C.RIBBON: 2, C.DOUBLE_JUNK: 3, C.JUNK: 4}
     for m in range(12):
         ranks = [order[int(k)] for k in C.KIND[4 * m:4 * m + 4]]
@@ -104,7 +105,7 @@ def test_combination_score_matches_spec_formula(ids):
     "ids,score",
     [
         ([0, 8, 28, 40, 44], 15),  # five brights
-        ([0, 8, 28, 40], 4), ([0, 8, 28, 44], 4),  # four brights, rain or not (D22)
+        ([0, 8, 28, 40], 4), ([0, 8, 28, 44], 4),  # four brights, rain or not (docs/rules/gostop.md §7.1)
         ([0, 8, 28], 3), ([0, 8, 44], 2),  # three: 3, or 2 with the rain man
         ([0, 8], 0),
         ([4, 12, 29], 5), ([4, 12, 29, 16, 20], 6),  # godori, + five animals
@@ -156,7 +157,7 @@ def test_transfer_matches_spec_algorithm(payer, units):
         ([3, 2, 47, 41], 2, [2, 3]),
         ([41, 47], 1, [41]),  # a double over-pays one unit (no change)
         ([41, 47], 3, [41, 47]),
-        ([7, 41], 2, [7, 41]),  # D8: debt 2, {single, double} -> both (3 units)
+        ([7, 41], 2, [7, 41]),  # docs/rules/gostop.md §6: debt 2, {single, double} -> both (3 units)
         ([32], 2, []),  # the cup is never transferred (even as junk)
         ([32, 0, 1], 1, []),  # nothing transferable: the debt is forgiven
         ([], 3, []),
@@ -173,7 +174,7 @@ THREE_BRIGHTS_GODORI = [0, 8, 28, 4, 12, 29]  # 3 + 5 = 8 points, 3 animals
 
 @pytest.mark.parametrize("g,value", [(0, 8), (1, 9), (2, 10), (3, 16), (4, 32), (5, 64)])
 def test_go_payout(g, value):
-    # D13: 1 Go +1, 2 Gos +2, from the 3rd Go base * 2**(g-2) without the +2.
+    # docs/rules/gostop.md §9.1: 1 Go +1, 2 Gos +2, from the 3rd Go base * 2**(g-2) without the +2.
     s = stop_settlement(THREE_BRIGHTS_GODORI, [40, 2, 3, 6, 7, 10], g)
     assert (s["base"], s["value"], s["payout"]) == (8, value, value)
     assert not (s["gwang_bak"] or s["meong_bak"] or s["pi_bak"])
@@ -203,7 +204,7 @@ def test_meong_bak_uses_winner_cup_classification():
 @pytest.mark.parametrize(
     "loser,pi_bak",
     [
-        ([40], True),  # 0 junk is pi-bak too (D14)
+        ([40], True),  # 0 junk is pi-bak too (docs/rules/gostop.md §9.2)
         ([40, 42, 43, 38, 39], True),  # 4 units
         ([40, 42, 43, 38, 39, 34], False),  # 5 units
         ([40, 41, 42, 43], True),  # double junk = 2: 4 units
@@ -228,7 +229,7 @@ def test_baks_are_cumulative():
 
 
 def test_cup_classification_is_recomputed_not_locked():
-    # D11: the same cup counts as an animal, then as junk once the junk makes that better
+    # docs/rules/gostop.md §7.2: the same cup counts as an animal, then as junk once the junk makes that better
     cards = [4, 12, 16, 20, 32]
     assert not breakdown(_bits(cards)).cup_as_junk[0] and combination_score(cards) == 1
     more = cards + sorted(SINGLE_JUNK)[:9]

@@ -1,4 +1,4 @@
-"""Rainbow Dice hand catalog (spec §2-§3): counts, ranks, scores and predicates, golden tables."""
+"""Rainbow Dice hand catalog (docs/rules/rainbow_dice.md §2-3): counts, ranks, scores and predicates, golden tables."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from envs.rainbow_dice import (
 )
 from envs.rainbow_dice.hands import ALL_DICE, RANK_THRESHOLDS, SATISFIED, dice_code, evaluate_hands
 
-# Spec §3, typed in: id, rank, count / 46656, score.
+# docs/rules/rainbow_dice.md §3, typed in: id, rank, count / 46656, score.
 SPEC_TABLE = [
     ("PAIR", "Blue", 45936, 3), ("TWO_PAIR", "Blue", 25950, 4), ("WARM_GLOW", "Blue", 21162, 4),
     ("THREE_OF_A_KIND", "Blue", 17136, 4), ("BALANCE", "Blue", 14580, 4), ("SMALL_STRAIGHT", "Blue", 12600, 5),
@@ -70,7 +70,7 @@ def test_score_rule_and_ordering():
 
 
 def reference(d) -> set[str]:
-    """Spec §3's conditions in plain Python, written independently of the engine."""
+    """docs/rules/rainbow_dice.md §3's conditions in plain Python, written independently of the engine."""
     r, o, y, g, b, p = d
     c = Counter(d)
     counts = sorted(c.values(), reverse=True) + [0, 0]
@@ -110,7 +110,7 @@ def test_predicates_match_reference_on_a_sample():
 @pytest.mark.parametrize(
     "dice,expected",
     [
-        # Spec §2's example: contains semantics.
+        # docs/rules/rainbow_dice.md §2's example: contains semantics.
         ((4, 4, 4, 4, 4, 1), {"PAIR", "THREE_OF_A_KIND", "FOUR_OF_A_KIND", "FIVE_OF_A_KIND", "WARM_GLOW",
                               "TWENTY_ONE", "PRIMARY_COLOURS"}),
         ((1, 2, 3, 4, 5, 6), {"FULL_STRAIGHT", "LARGE_STRAIGHT", "SMALL_STRAIGHT", "BALANCE", "TWENTY_ONE",
@@ -127,7 +127,7 @@ def test_exact_satisfied_sets(dice, expected):
 @pytest.mark.parametrize(
     "dice,hand,ok",
     [
-        # Multi-group patterns need different values (spec §2).
+        # Multi-group patterns need different values (docs/rules/rainbow_dice.md §2).
         ((4, 4, 4, 4, 1, 2), "TWO_PAIR", False), ((3, 3, 3, 3, 3, 3), "FULL_HOUSE", False),
         ((3, 3, 3, 3, 3, 3), "TWO_PAIR", False), ((5, 5, 5, 2, 2, 2), "FULL_HOUSE", True),
         ((5, 5, 5, 2, 2, 2), "TWO_TRIPLES", True), ((5, 5, 5, 5, 2, 2), "MANSION", True),

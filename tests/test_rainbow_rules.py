@@ -73,7 +73,7 @@ def test_adjustments_never_wrap_and_cost_a_token():
     legal = _legal(g, s)
     assert {UP_START + i for i in range(6)} & legal == {UP_START + i for i in (0, 2, 3, 5)}
     assert {DOWN_START + i for i in range(6)} & legal == {DOWN_START + i for i in (1, 2, 4, 5)}
-    r = g.step(s, np.array([UP_START + 0]))  # allowed while rolling (D12)
+    r = g.step(s, np.array([UP_START + 0]))  # allowed while rolling (docs/rules/rainbow_dice.md §6)
     pos = g.to_position(s)
     assert pos["dice"] == [2, 6, 3, 1, 6, 2] and pos["tokens"] == [4] and pos["die_actions_used"] == 1
     assert pos["phase"] == "rolling" and pos["free_rerolls_left"] == 2 and r[0, 0] == -3
@@ -190,7 +190,7 @@ def test_turn_order_rounds_and_game_end():
     pos = g.to_position(s)
     assert pos["phase"] == "game_over" and pos["round"] == 12 and pos["to_move"] == 2
     assert pos["tokens"] == [6 * 2 + 6 * 3] * 3 and not g.legal_mask(s).any()
-    assert g.result(s) == {"scores": [90, 90, 90]}  # spec §11: only-take-tokens scores 90
+    assert g.result(s) == {"scores": [90, 90, 90]}  # docs/rules/rainbow_dice.md §11: only-take-tokens scores 90
 
 
 def test_score_rewards_sum_to_final_scores():
@@ -262,7 +262,8 @@ def test_observation_gain_and_reach_slices():
                free_rerolls_left=1, die_actions_used=2)
     s = g.from_position(pos, seed=0)
     obs = g.observe(s)[0]
-    # gain: sqrt of the §7 points one more card adds (by totals()), 0 for the empty Pair pile.
+    # gain: sqrt of the final-score points (docs/rules/rainbow_dice.md §7) one more card adds (by totals()), 0 for
+    # the empty Pair pile.
     own = np.array(cards[1])
     plus = own + np.eye(30, dtype=int)
     want = np.sqrt((totals(plus, 0) - totals(own, 0)) / 1296) * (np.array(supply) > 0)

@@ -1,4 +1,4 @@
-"""Rainbow Dice end-game scoring (spec §7): golden totals, bonus thresholds and validation."""
+"""Rainbow Dice end-game scoring (docs/rules/rainbow_dice.md §7): golden totals, bonus thresholds and validation."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def cards(**counts) -> list[int]:
 
 
 def reference_score(c, tokens) -> int:
-    """Spec §7 in plain Python, independent of the engine's tables."""
+    """docs/rules/rainbow_dice.md §7 in plain Python, independent of the engine's tables."""
     total = 3 * tokens
     per_rank = [0] * 6
     for h, n in enumerate(c):

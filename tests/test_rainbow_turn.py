@@ -1,4 +1,4 @@
-"""The turn expectimax reproduces spec §3's in-play attainability columns (q0, q1, q2, q3) exactly."""
+"""The turn expectimax reproduces the reach tables of docs/rules/rainbow_dice.md §3.2 exactly."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from envs.rainbow_dice import HAND_IDS, HAND_RANKS
 from envs.rainbow_dice.hands import SATISFIED
 from envs.rainbow_dice.turn_dp import reach_probabilities, reach_table
 
-# Spec §3: q0, q1, q3 per hand (optimal single-target play, 0 / 1 / 3 die-token actions).
+# docs/rules/rainbow_dice.md §3.2: q0, q1, q3 per hand (optimal single-target play, 0 / 1 / 3 die-token actions).
 SPEC_Q = {
     "PAIR": (1.000, 1.000, 1.000), "TWO_PAIR": (0.949, 1.000, 1.000), "WARM_GLOW": (0.975, 0.993, 1.000),
     "THREE_OF_A_KIND": (0.889, 1.000, 1.000), "BALANCE": (0.810, 0.996, 1.000),
@@ -28,7 +28,7 @@ SPEC_Q = {
     "DOUBLE_RAINBOW": (0.035, 0.142, 0.600), "SIX_OF_A_KIND": (0.020, 0.091, 0.532),
     "PERFECT_RAINBOW": (0.006, 0.028, 0.199),
 }
-# Spec §3: some card of the rank, q0 .. q3.
+# docs/rules/rainbow_dice.md §3.2: some card of the rank, q0 .. q3.
 SPEC_RANK_Q = [
     (1.000, 1.000, 1.000, 1.000), (0.980, 1.000, 1.000, 1.000), (0.705, 0.985, 1.000, 1.000),
     (0.428, 0.827, 0.984, 1.000), (0.195, 0.542, 0.850, 0.973), (0.043, 0.170, 0.410, 0.689),

@@ -17,7 +17,7 @@ from envs.yacht.rules import REROLL_BITS
 
 
 def reference_scores(dice):
-    """Spec §2 in plain Python, written independently of the engine."""
+    """docs/rules/yacht.md §2 in plain Python, written independently of the engine."""
     c = Counter(dice)
     total = sum(dice)
     upper = [v * c[v] for v in range(1, 7)]

@@ -113,7 +113,7 @@ def make_game(game_cls, game_config: dict, adapter_keys=()):
 
 
 def illegal_loss_rewards(game, num_players: int, mover: int, penalty: float) -> np.ndarray:
-    """Per-seat rewards when ``mover`` loses by an illegal action (interface.md)."""
+    """Per-seat rewards when ``mover`` loses by an illegal action (docs/interface.md §5)."""
     r = np.zeros(num_players, dtype=np.float32)
     if game.zero_sum:
         r[:] = penalty

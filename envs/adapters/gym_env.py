@@ -46,7 +46,7 @@ class MadangEnv(gym.Env):
     ``redeals``, ``skipped_deals``) and the result fields (neutral until the game ends), in
     every info of a game.
 
-    Reset options: ``{"position": dict}`` starts from a position (game spec); unknown
+    Reset options: ``{"position": dict}`` starts from a position (see the game's rules page); unknown
     keys are ignored.  ``reset(seed=s)`` starts the game's random stream from ``s``
     (an int, reduced modulo 2**64); a later ``reset()`` without a seed continues that stream.
 
@@ -180,7 +180,7 @@ class MadangEnv(gym.Env):
         return self._mask.astype(self.mask_dtype)
 
     def to_position(self) -> dict:
-        """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""
+        """The current position dict (see the game's rules page); ``ValueError`` after a forfeit ("lose" mode)."""
         return position_of(self.game, self.state, self._forfeited_by)
 
     def render(self):

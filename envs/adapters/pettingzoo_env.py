@@ -5,7 +5,7 @@ dict ``{"observation": float32 vector from that agent's seat, "action_mask": int
 with ``mask_dtype="bool"``);
 the mask is all zeros for agents who are not to move.  Built by
 :func:`make_aec_env`, which wraps the env only in PettingZoo's
-``OrderEnforcingWrapper`` (interface.md).
+``OrderEnforcingWrapper`` (docs/interface.md §2).
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ class MadangAECEnv(AECEnv):
             self.infos[ag] = dict(self.infos[ag], **self.results.final(result))
 
     def to_position(self) -> dict:
-        """The current position dict (game spec); ``ValueError`` after a forfeit ("lose" mode)."""
+        """The current position dict (see the game's rules page); ``ValueError`` after a forfeit ("lose" mode)."""
         return position_of(self.game, self.state, self._forfeited_by)
 
     def render(self):

@@ -275,7 +275,7 @@ class Game:
         return one_each.clone(seeds, check=False), seats
 
     def to_position(self, state: BatchState, index: int = 0) -> dict:
-        """The JSON-compatible position dict of game ``index`` (see the game's spec)."""
+        """The JSON-compatible position dict of game ``index`` (keys: docs/rules/<game>.md)."""
         return self._to_position(state, self._checked_index(state, index))
 
     def _to_position(self, state: BatchState, index: int) -> dict:

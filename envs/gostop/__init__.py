@@ -1,6 +1,6 @@
-"""Go-Stop (two-player Matgo, CARDAVIA rules; spec ``gostop.md``).
+"""Go-Stop (two-player Matgo, CARDAVIA rules; ``docs/rules/gostop.md``).
 
-Public names: :class:`GoStop` (batched rules), :func:`combination_score` (spec §12),
+Public names: :class:`GoStop` (batched rules), :func:`combination_score` (docs/rules/gostop.md §7),
 :func:`stop_settlement`, the action offsets, the observation slices, and :func:`env`
 (the PettingZoo AEC constructor).
 """

@@ -1,4 +1,4 @@
-"""The flat ``Discrete(98)`` action layout of spec §12, named once::
+"""The flat ``Discrete(98)`` action layout of docs/rules/gostop.md §12.1, named once::
 
     0 ........ 47 | 48 ........ 95 | 96 | 97
     PLAY hand card | choose layout  | GO | STOP

@@ -1,4 +1,4 @@
-"""The 48-card hwatu deck of spec §2 as constants, and 48-bit card sets.
+"""The 48-card hwatu deck of docs/rules/gostop.md §2 as constants, and 48-bit card sets.
 
 Card ids are month-major: month ``m`` (1..12) owns ids ``4(m-1) .. 4(m-1)+3``.  A set
 of cards is a ``uint64`` whose bit ``id`` is set for each member (bits 48..63 are
@@ -21,7 +21,7 @@ NO_CARD = -1
 BRIGHT, ANIMAL, RIBBON, DOUBLE_JUNK, JUNK = range(5)
 KIND_NAMES = ("bright", "animal", "ribbon", "double junk", "junk")
 
-# Spec §2, one row per id: (kind, short name).
+# docs/rules/gostop.md §2, one row per id: (kind, short name).
 DECK = (
     (BRIGHT, "Jan crane"), (RIBBON, "Jan poem ribbon"), (JUNK, "Jan junk"), (JUNK, "Jan junk"),
     (ANIMAL, "Feb warbler"), (RIBBON, "Feb poem ribbon"), (JUNK, "Feb junk"), (JUNK, "Feb junk"),

@@ -1,4 +1,4 @@
-"""Dealing (§3): orders to states, the redeal / chongtong checks, and the reset loops.
+"""Dealing (docs/rules/gostop.md §3): orders to states, the redeal / chongtong checks, and the reset loops.
 
 A deal is a permutation ``order`` of the 48 ids and the first player P0 (a seat):
 ``order[0:10]`` is P0's hand, ``[10:20]`` P1's, ``[20:28]`` the layout and ``[28:48]``
@@ -37,7 +37,7 @@ def _buffers():
 
 
 def classify(orders: np.ndarray) -> np.ndarray:
-    """Setup checks of §3.3 for (B, 48) orders: ``REDEAL``, ``PLAYABLE``, or the move-order
+    """Setup checks of docs/rules/gostop.md §3.3 for (B, 48) orders: ``REDEAL``, ``PLAYABLE``, or the move-order
     index (0 = P0, 1 = P1) of the player whose hand holds a quad (chongtong)."""
     orders = np.ascontiguousarray(orders, dtype=np.int64)
     out = np.empty(orders.shape[0], np.int64)

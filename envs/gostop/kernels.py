@@ -113,14 +113,14 @@ def _packed_counts(x):
 
 @kernel(inline=True)
 def score_of(x):
-    """The combination score of the captured set ``x`` (§7, cup rule included)."""
+    """The combination score of the captured set ``x`` (docs/rules/gostop.md §7, cup rule included)."""
     p = _packed_counts(x)
     return np.int64(_BRIGHT_PTS[p & 15]) + _RIBBON_PTS[(p >> 4) & 1023] + _REST_PTS[p >> 14]
 
 
 @kernel(inline=True)
 def settle_payout(winner_set, loser_set, go_count):
-    """The Stop payout of §9.1-9.2 (int64, exact for Go counts up to ``GO_BUDGET``)."""
+    """The Stop payout of docs/rules/gostop.md §9.1-9.2 (int64, exact for Go counts up to ``GO_BUDGET``)."""
     p = _packed_counts(winner_set)
     bright = np.int64(_BRIGHT_PTS[p & 15])
     rest = p >> 14
@@ -142,7 +142,8 @@ def settle_payout(winner_set, loser_set, go_count):
 
 @kernel(inline=True)
 def transfer_cards(payer, debt):
-    """The junk the payer hands over for ``debt`` units (§6): singles in id order, then 41, then 47."""
+    """The junk the payer hands over for ``debt`` units: singles in id order, then 41, then 47
+    (docs/rules/gostop.md §6)."""
     singles = payer & _M_SINGLE
     taken = _Z
     owed = debt
@@ -170,7 +171,7 @@ def _cards_of(order, start, stop):
 
 @kernel(inline=True)
 def classify_order(order):
-    """Setup checks of §3.3 for one order: ``REDEAL``, ``PLAYABLE`` or the chongtong player
+    """Setup checks of docs/rules/gostop.md §3.3 for one order: ``REDEAL``, ``PLAYABLE`` or the chongtong player
     (0 = P0, 1 = P1)."""
     q0 = has_quad(_cards_of(order, 0, 10))
     q1 = has_quad(_cards_of(order, 10, 20))
@@ -237,7 +238,7 @@ def deal_random(rows, first_player, key, counter, to_move, done, hands, layout, 
                 stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase,
                 played, hand_pick, flipped, winner, payout, reason, redeals, skipped, log,
                 scratch, order):
-    """Deal fresh playable games into the games ``rows`` from their own streams (§3).
+    """Deal fresh playable games into the games ``rows`` from their own streams (docs/rules/gostop.md §3).
 
     Per game, attempt after attempt (49 draws each): a first player (unless kept, or fixed by
     ``first_player`` >= 0) and a shuffle.  A redeal keeps the first player for the next
@@ -337,8 +338,8 @@ _END_TURN, _STOP_NOW, _DECIDE, _THREE_PPUK = range(4)
 @kernel(inline=True)
 def _resolve(i, stock_pick, to_move, hands, layout, captured, ppuk_owner, go_count, go_score,
              ppuk_count, score, played, hand_pick, flipped):
-    """Apply the turn's captures, ppuk, bonuses and transfer (§5.2-5.6) to game ``i``; returns
-    what follows (§8): ``_THREE_PPUK``, ``_STOP_NOW`` (eligible on the last turn), ``_DECIDE``
+    """Apply the turn's captures, ppuk, bonuses and transfer (docs/rules/gostop.md §5.2-5.6) to game ``i``; returns
+    what follows (docs/rules/gostop.md §8): ``_THREE_PPUK``, ``_STOP_NOW`` (eligible on the last turn), ``_DECIDE``
     (the Go/Stop decision) or ``_END_TURN`` (not eligible).
 
     The played card and the flipped one (none when the stock was empty) are off the layout;
@@ -414,12 +415,12 @@ def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top,
 
     PLAY (or a HAND_CHOICE) is followed by the flip of the top stock card, unless a choice is
     pending; the turn resolves once both cards are matched; then the mover decides Go/Stop,
-    stops, or the turn ends (§5.10).
+    stops, or the turn ends (docs/rules/gostop.md §5.10).
     """
     ph = phase[i]
     p = to_move[i]
     if ph == GO_STOP:
-        if a == GO:  # record the Go and the current score (§8.2)
+        if a == GO:  # record the Go and the current score (docs/rules/gostop.md §8.2)
             go_count[i, p] += 1
             go_score[i, p] = score[i, p]
             nxt = _END_TURN
@@ -440,7 +441,7 @@ def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top,
                 hand_pick[i] = a - CHOOSE_START
             else:  # over: a finished game is left as it is (as the numpy core did with check=False)
                 return
-            # Flip the top stock card (none when the stock is empty) and match it (§5.3).
+            # Flip the top stock card (none when the stock is empty) and match it (docs/rules/gostop.md §5.3).
             top = stock_top[i]
             s = -1
             if top < stock_end[i]:
@@ -457,7 +458,7 @@ def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top,
             return
 
     who, pay, why = -1, np.int64(0), NAGARI
-    if nxt == _END_TURN:  # §5.8: nagari when both hands are empty, else the turn passes
+    if nxt == _END_TURN:  # docs/rules/gostop.md §5.8: nagari when both hands are empty, else the turn passes
         played[i] = -1
         hand_pick[i] = -1
         flipped[i] = -1
@@ -467,7 +468,7 @@ def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top,
         phase[i] = PLAY
         if other_has or hands[i, p] != _Z:
             return
-    elif nxt == _STOP_NOW:  # STOP (chosen or forced): the mover wins and is paid per §9
+    elif nxt == _STOP_NOW:  # STOP (chosen or forced): the mover wins and is paid per docs/rules/gostop.md §9
         who, pay, why = p, settle_payout(captured[i, p], captured[i, 1 - p], go_count[i, p]), STOP_REASON
     else:
         who, pay, why = p, np.int64(S.THREE_PPUK_PAYOUT), THREE_PPUK

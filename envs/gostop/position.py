@@ -1,4 +1,4 @@
-"""Go-Stop position dicts (spec §12): export, validation and import.
+"""Go-Stop position dicts (docs/rules/gostop.md §12.5): export, validation and import.
 
 ::
 

@@ -1,6 +1,6 @@
-"""Go-Stop (two-player Matgo, CARDAVIA rules; spec ``gostop.md``) on the shared batched core.
+"""Go-Stop (two-player Matgo, CARDAVIA rules; ``docs/rules/gostop.md``) on the shared batched core.
 
-Action layout (one flat ``Discrete(98)``, spec §12; offsets in :mod:`.actions`)::
+Action layout (one flat ``Discrete(98)``, docs/rules/gostop.md §12.1; offsets in :mod:`.actions`)::
 
     0 ........ 47 | 48 ........ 95 | 96 | 97
     PLAY hand card | choose layout  | GO | STOP

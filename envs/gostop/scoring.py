@@ -1,7 +1,9 @@
-"""Combination score (§7), junk transfer (§6) and Stop settlement (§9), pure functions.
+"""Combination score (docs/rules/gostop.md §7), junk transfer (docs/rules/gostop.md §6) and Stop settlement
+(docs/rules/gostop.md §9), pure functions.
 
 The batched functions take card sets as uint64 bitmasks (see :mod:`.cards`) and work
-on any array shape (scores come from lookup tables built at import from the §7 rules); :func:`combination_score` and :func:`stop_settlement` are the
+on any array shape (scores come from lookup tables built at import from the rules of
+docs/rules/gostop.md §7); :func:`combination_score` and :func:`stop_settlement` are the
 plain-Python entry points over card ids.
 """
 
@@ -33,7 +35,7 @@ exact integers (below 2**56)."""
 # Every counter fits its field, so the packed counts of a set are the sum of six per-byte
 # table entries.  The score is then three lookups: the bright part (bits 0-3), the ribbon
 # part (bits 4-13) and the rest (bits 14-25: godori, animals, cup and junk, where the cup
-# choice of §7.2 happens).
+# choice of docs/rules/gostop.md §7.2 happens).
 _FIELDS = {"brights": 0, "rain": 3, "ribbons": 4, "hongdan": 8, "cheongdan": 10, "chodan": 12,
            "godori": 14, "animals": 16, "cup": 20, "junk": 21}
 
@@ -95,7 +97,7 @@ def _packed_counts(captured) -> np.ndarray:
 
 
 def scores(captured) -> np.ndarray:
-    """Combination scores (int16) of uint64 card sets, any shape (§7 with the cup rule)."""
+    """Combination scores (int16) of uint64 card sets, any shape (docs/rules/gostop.md §7 with the cup rule)."""
     p = _packed_counts(captured)
     return _BRIGHT_PTS[p & 15] + _RIBBON_PTS[(p >> 4) & 1023] + _REST_PTS[p >> 14]
 
@@ -117,7 +119,8 @@ class Breakdown:
 
 
 def breakdown(captured) -> Breakdown:
-    """Score the card sets ``captured`` (uint64 array) per spec §7 with the §7.2 cup choice."""
+    """Score the card sets ``captured`` (uint64 array) per docs/rules/gostop.md §7, the cup counted as in
+    docs/rules/gostop.md §7.2."""
     p = _packed_counts(captured)
     bright, rest = _BRIGHT_PTS[p & 15], p >> 14
     return Breakdown(
@@ -141,7 +144,7 @@ def _as_mask(ids, name: str = "captured_ids") -> int:
 
 
 def combination_score(captured_ids) -> int:
-    """The combination score (spec §7, cup rule included) of an iterable of card ids.
+    """The combination score (docs/rules/gostop.md §7, cup rule included) of an iterable of card ids.
 
     Repeated ids count once.  Raises ``ValueError`` for anything that is not an int in 0..47.
     """
@@ -149,7 +152,7 @@ def combination_score(captured_ids) -> int:
 
 
 def protective_units(captured) -> np.ndarray:
-    """The loser's junk units for pi-bak (§9.2): singles, doubles x2, and the cup always x2."""
+    """The loser's junk units for pi-bak (docs/rules/gostop.md §9.2): singles, doubles x2, and the cup always x2."""
     x = np.asarray(captured, dtype=np.uint64)
     return (
         popcount(x & C.M_SINGLE_JUNK).astype(np.int64)
@@ -160,7 +163,7 @@ def protective_units(captured) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Settlement:
-    """A Stop payout (§9) and its parts (int64 / bool arrays of one shape; exact integers)."""
+    """A Stop payout (docs/rules/gostop.md §9) and its parts (int64 / bool arrays of one shape; exact integers)."""
 
     payout: np.ndarray
     base: np.ndarray
@@ -171,7 +174,7 @@ class Settlement:
 
 
 def settle(winner_captured, loser_captured, go_count) -> Settlement:
-    """Stop settlement of §9.1-9.2 for uint64 card sets and the winner's Go count.
+    """Stop settlement of docs/rules/gostop.md §9.1-9.2 for uint64 card sets and the winner's Go count.
 
     Integer arithmetic throughout; exact for Go counts up to
     :data:`GO_BUDGET` (what positions and play can reach).
@@ -210,7 +213,7 @@ def stop_settlement(winner_ids, loser_ids, go_count: int) -> dict:
 
 
 def transfer_cards(payer, debt) -> np.ndarray:
-    """The junk the payer hands over for ``debt`` units in one greedy pass (§6), as card sets.
+    """The junk the payer hands over for ``debt`` units in one greedy pass (docs/rules/gostop.md §6), as card sets.
 
     Lowest value first, then lowest id: single junk in id order, then 41, then 47; a double
     may overpay; the cup is never taken; a payer without junk pays nothing.  ``payer``

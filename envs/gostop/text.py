@@ -10,7 +10,7 @@ MONTH_FLOWERS = ("pine", "plum", "cherry", "wisteria", "iris", "peony", "bush cl
                  "chrysanthemum", "maple", "paulownia", "rain")
 MONTH_FLOWERS_KO = ("송학", "매조", "벚꽃", "흑싸리", "난초", "모란", "홍싸리", "공산", "국화", "단풍",
                     "오동", "비")
-"""The month's picture in English and its Korean name (spec §2)."""
+"""The month's picture in English and its Korean name (docs/rules/gostop.md §2)."""
 SETS = ((C.GODORI, "godori"), (C.HONGDAN, "hongdan"), (C.CHEONGDAN, "cheongdan"),
         (C.CHODAN, "chodan"))
 
@@ -49,7 +49,7 @@ def card_name(card: int) -> str:
 
 
 def describe_action(action: int) -> str:
-    """A short name of a flat action id (spec §12)."""
+    """A short name of a flat action id (docs/rules/gostop.md §12.1)."""
     a = int(action)
     if PLAY_START <= a < CHOOSE_START:
         return f"play {card_name(a - PLAY_START)}"

@@ -2,7 +2,7 @@
 
 A seat sees its own hand, the layout (with its piles), both captured piles and scores, the
 Go / ppuk counters, the opponent's hand *size*, the stock *size* and the cards played or
-flipped in the turn in progress (spec §11).  It never sees the opponent's hand or the stock
+flipped in the turn in progress (docs/rules/gostop.md §11).  It never sees the opponent's hand or the stock
 order, and neither does anything built from a seat view here: the text picture, the move
 list, the one-line explanations of moves.  The functions follow the text protocol described
 in :mod:`envs.yacht.view`.
@@ -68,20 +68,20 @@ def seat_view(game, state, i: int, seat: int) -> dict:
         w = view["result"]["winner"]
         if view["result"]["reason"] == "stop":
             view["result"]["settlement"] = _settlement(view, w)
-            # Go / Stop is never offered on a mover's last card (spec §5.9): an empty hand
+            # Go / Stop is never offered on a mover's last card (docs/rules/gostop.md §5.9): an empty hand
             # means the last card ended the deal and the Stop was automatic.
             view["result"]["last_card"] = hand_sizes[w] == 0
     return view
 
 
 THRESHOLDS = {"brights": 3, "animals": 5, "ribbons": 5, "junk": 10, "meong_bak": 7, "pi_bak_safe": 5}
-"""Counts where a captured pile starts to score (spec §7.1: brights 3, animals 5, ribbons 5,
-junk 10 units), the winner's animal count that doubles the payout (meong-bak, §9.2) and the
+"""Counts where a captured pile starts to score (docs/rules/gostop.md §7.1: brights 3, animals 5, ribbons 5,
+junk 10 units), the winner's animal count that doubles the payout (meong-bak, docs/rules/gostop.md §9.2) and the
 loser's junk units (the cup as 2) that protect against pi-bak."""
 
 
 def tally(ids: list[int]) -> dict:
-    """A captured pile counted as it scores now (spec §7): brights, animals and ribbons, junk
+    """A captured pile counted as it scores now (docs/rules/gostop.md §7): brights, animals and ribbons, junk
     units, and how the sake cup counts (``"animal"``, ``"junk"`` as 2 units, or None if absent),
     plus ``protection``: the junk units that count against pi-bak (the cup always as 2)."""
     b = breakdown(np.array([C.mask_of(ids)], np.uint64))
@@ -95,7 +95,7 @@ def tally(ids: list[int]) -> dict:
 
 
 def _settlement(view: dict, winner: int) -> dict:
-    """The Stop payout of ``winner`` from the public captured piles and Go count (§9)."""
+    """The Stop payout of ``winner`` from the public captured piles and Go count (docs/rules/gostop.md §9)."""
     s = settle(np.array([C.mask_of(view["captured"][winner])], np.uint64),
                np.array([C.mask_of(view["captured"][1 - winner])], np.uint64),
                np.array([view["go_count"][winner]]))

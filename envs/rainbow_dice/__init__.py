@@ -1,4 +1,4 @@
-"""Rainbow Dice: six coloured dice, 30 hand cards, a shared market and tokens (spec ``rainbow_dice.md``).
+"""Rainbow Dice: six coloured dice, 30 hand cards, a shared market and tokens (``docs/rules/rainbow_dice.md``).
 
 Public names: :class:`RainbowDice` (batched rules), :func:`satisfied_hands`,
 :func:`final_score` and :func:`score_breakdown`, the hand catalog, the action offsets,

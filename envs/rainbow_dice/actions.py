@@ -1,4 +1,4 @@
-"""Rainbow Dice action layout (spec §12): one flat ``Discrete(145)``::
+"""Rainbow Dice action layout (docs/rules/rainbow_dice.md §12.1): one flat ``Discrete(145)``::
 
     0 ....... 63 | 64 .. 69 | 70 .. 75 | 76 .. 81 | 82   | 83 ..... 112 | 113  | 114 .... 143 | 144
     free reroll  | die +1   | die -1   | token    | stop | buy hand     | take | second card  | decline

@@ -2,7 +2,8 @@
 
 The rules are the invariants of :mod:`.position` (which every loaded position obeys, and
 play never leaves) plus the caches a state keeps: ``piles`` (the hands with a copy left),
-``rank_cards`` (cards per rank) and ``score`` (the §7 totals).  Together they keep every
+``rank_cards`` (cards per rank) and ``score`` (the final scores, docs/rules/rainbow_dice.md §7).
+Together they keep every
 kernel's table reads and writes in bounds, every count far from its dtype's limit, every
 observation in [0, 1] and a legal move in every live game.
 """
@@ -45,7 +46,7 @@ RULES = (
     (("supply", "cards"), "held cards plus supply must not exceed copies_per_hand for any hand"),
     (("piles", "supply"), "piles must have bit h set exactly when hand h has a copy in supply"),
     (("rank_cards", "cards"), "rank_cards must count each seat's cards of each rank"),
-    (("score", "cards", "tokens"), "score must be each seat's §7 total of its cards and tokens"),
+    (("score", "cards", "tokens"), "score must be each seat's final score of its cards and tokens"),
     (("phase", "tokens", "code", "piles"), f"a second-card decision needs the mover to hold {SECOND_CARD_PRICE} "
                                            "tokens and a satisfied hand with a copy left"),
 )

@@ -1,14 +1,14 @@
-"""The Rainbow Dice hand catalog (spec §2-§3): 30 hands as data plus vectorized predicates.
+"""The Rainbow Dice hand catalog (docs/rules/rainbow_dice.md §2-3): 30 hands as data plus vectorized predicates.
 
 Dice arrays have shape ``(..., 6)`` in rainbow order Red, Orange, Yellow, Green, Blue,
-Purple (index 0..5), values 1..6.  Hand order everywhere is the catalog order of spec §3
+Purple (index 0..5), values 1..6.  Hand order everywhere is the catalog order of docs/rules/rainbow_dice.md §3
 (index 0..29); it runs from the most to the least likely hand, so every rank is a
 contiguous block of hands.
 
 Nothing numeric about a hand is typed in: the single-throw counts come from evaluating
-the predicates on all 6**6 = 46656 coloured outcomes, the rank from the §2 thresholds on
-``count / 46656`` and the printed score from the §3.1 rule.  Pure numpy, no framework
-imports.
+the predicates on all 6**6 = 46656 coloured outcomes, the rank from the thresholds of
+docs/rules/rainbow_dice.md §2 on ``count / 46656`` and the printed score from the rule of
+docs/rules/rainbow_dice.md §3.1.  Pure numpy, no framework imports.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ HAND_INDEX = {h: i for i, h in enumerate(HAND_IDS)}
 RANK_NAMES = ("Blue", "Green", "Yellow", "Orange", "Red", "Purple")
 RANK_BASES = np.array([3, 6, 12, 24, 48, 96], dtype=np.int64)
 RANK_THRESHOLDS = (0.25, 0.045, 0.012, 0.0035, 0.0005)
-"""Lower probability bounds of Blue, Green, Yellow, Orange and Red (spec §2); Purple is below."""
+"""Lower probability bounds of Blue, Green, Yellow, Orange and Red (docs/rules/rainbow_dice.md §2); Purple is below."""
 
 
 def _check_dice(dice) -> np.ndarray:
@@ -59,9 +59,9 @@ def _check_dice(dice) -> np.ndarray:
 
 
 def evaluate_hands(dice) -> np.ndarray:
-    """Evaluate the 30 hand conditions of spec §3 directly on ``dice`` ``(..., 6)`` -> ``(..., 30)`` bool.
+    """Evaluate the 30 hand conditions (docs/rules/rainbow_dice.md §3) on ``dice`` ``(..., 6)`` -> ``(..., 30)`` bool.
 
-    Contains semantics; multi-group value patterns need different values (spec §2).
+    Contains semantics; multi-group value patterns need different values (docs/rules/rainbow_dice.md §2).
     Raises ``ValueError`` for a wrong last axis, non-integer dtype or values outside 1..6.
     """
     d = _check_dice(dice)
@@ -129,7 +129,8 @@ HAND_PROBS = HAND_COUNTS / NUM_OUTCOMES
 
 
 def rank_of_probability(p) -> np.ndarray:
-    """Rank index (0 Blue .. 5 Purple) of single-throw probabilities ``p`` (spec §2 thresholds)."""
+    """Rank index (0 Blue .. 5 Purple) of single-throw probabilities ``p`` (thresholds:
+    docs/rules/rainbow_dice.md §2)."""
     p = np.asarray(p, dtype=np.float64)
     return (p[..., None] < np.array(RANK_THRESHOLDS)).sum(axis=-1)
 
@@ -139,7 +140,7 @@ HAND_RANKS = rank_of_probability(HAND_PROBS).astype(np.int64)
 
 
 def _scores() -> np.ndarray:
-    """Printed scores by spec §3.1: floor(base * (1 + t/2) + 0.5), t on the rank's log-p scale."""
+    """Printed scores: floor(base * (1 + t/2) + 0.5), t on the rank's log-p scale (docs/rules/rainbow_dice.md §3.1)."""
     scores = np.zeros(NUM_HANDS, dtype=np.int64)
     for rank, base in enumerate(RANK_BASES):
         members = np.flatnonzero(HAND_RANKS == rank)

@@ -134,7 +134,7 @@ def _mask_one(i, to_move, phase, die_actions, tokens, code, piles, row):
         row[DECLINE] = True
         return
     if ph == ROLLING:
-        for a in range(1, UP_START):  # free rerolls of a non-empty set of dice (spec D11)
+        for a in range(1, UP_START):  # free rerolls of a non-empty set of dice (docs/rules/rainbow_dice.md §6)
             row[a] = True
         row[STOP] = True
     if tokens[i, to_move[i]] >= 1 and die_actions[i] < MAX_DIE_ACTIONS:
@@ -187,7 +187,8 @@ def _win_rewards(score, i, rewards, r):
 
 @kernel(inline=True)
 def _buy(i, seat, h, cards, rank_cards, supply, piles, limited):
-    """Seat ``seat`` of game ``i`` takes a card of hand ``h``; returns the §7 points it gains."""
+    """Seat ``seat`` of game ``i`` takes a card of hand ``h``; returns the points it
+    gains (docs/rules/rainbow_dice.md §7)."""
     r = _HAND_RANKS[h]
     held, in_rank = cards[i, seat, h], rank_cards[i, seat, r]
     gain = (_DUP_STEP[min(held, _DUP_CAP)] * _HAND_SCORES[h]
@@ -290,7 +291,8 @@ def step(actions, to_move, done, key, counter, code, phase, free_rerolls, die_ac
          supply, piles, rank_cards, score, rewards, score_rewards, limited):
     """Apply validated ``actions`` to every game (none over); fill ``rewards`` (B, P), zeroed.
 
-    ``score_rewards``: the mover is paid the change of its §7 total (``reward="score"``);
+    ``score_rewards``: the mover is paid the change of its final score (docs/rules/rainbow_dice.md §7;
+    ``reward="score"``);
     otherwise a finished game pays the win/loss rewards.  ``limited``: the supply is
     finite (``copies_per_hand`` not None) and is decremented by every card taken.
     """

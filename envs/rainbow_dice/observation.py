@@ -14,8 +14,8 @@ Layout (named slices in :data:`OBS_SLICES`), every value in [0, 1]::
                              Block: present (1), min(tokens, 40) / 40 (1), tokens >= 1, 2, 3 (3),
                              min(score, 4000) / 4000 (1), min(cards, 10) / 10 per hand (30),
                              min(cards of the rank, 10) / 10 per rank (6)
-    gain          [275:305)  sqrt(g / 1296) per hand, g the §7 points the observing seat gains by
-                             one more card of the hand (0 when its pile is empty; 1296 is the
+    gain          [275:305)  sqrt(g / 1296) per hand, g the final-score points (docs/rules/rainbow_dice.md §7)
+                             the observing seat gains by one more card of the hand (0 when its pile is empty; 1296 is the
                              largest possible gain)
     reach         [305:335)  per hand, the probability of ending the dice phase with the hand
                              satisfied when playing for it alone from here: the current dice,

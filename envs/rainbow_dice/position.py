@@ -1,4 +1,4 @@
-"""Rainbow Dice position dicts (spec §12): export, validation and import.
+"""Rainbow Dice position dicts (docs/rules/rainbow_dice.md §12.4): export, validation and import.
 
 A position is JSON-compatible::
 
@@ -6,9 +6,9 @@ A position is JSON-compatible::
      "free_rerolls_left": 2, "die_actions_used": 0, "tokens": [0],
      "cards": [[0] * 30], "supply": [10] * 30}          # supply null when unlimited
 
-Import rejects, with a ``ValueError`` naming the problem, anything that breaks the §12
-invariants: missing keys, non-int values, 6 dice in 1..6, ``"rolling"`` exactly when
-``free_rerolls_left`` is 1 or 2, ``die_actions_used`` in 0..3, non-negative counts and
+Import rejects, with a ``ValueError`` naming the problem, anything that breaks the position
+invariants of docs/rules/rainbow_dice.md §12.4: missing keys, non-int values, 6 dice in 1..6, ``"rolling"`` exactly
+when ``free_rerolls_left`` is 1 or 2, ``die_actions_used`` in 0..3, non-negative counts and
 tokens, one token count and one 30-entry card list per seat of the env, ``supply`` null
 exactly when the env's ``copies_per_hand`` is None, held cards plus supply within
 ``copies_per_hand`` per hand, and a ``"second_card"`` position that would not be offered
@@ -37,7 +37,7 @@ from .scoring import RANK_ONEHOT, totals
 PHASES = ("rolling", "final", "second_card", "game_over")
 ROLLING, FINAL, SECOND_CARD, GAME_OVER = range(4)
 NUM_ROUNDS = 12
-LATE_ROUND = 7  # taking tokens pays 2 from this round on (spec D10)
+LATE_ROUND = 7  # taking tokens pays 2 from this round on (docs/rules/rainbow_dice.md §6)
 FREE_REROLLS = 2
 MAX_DIE_ACTIONS = 3
 MAX_COUNT = 9999

@@ -1,4 +1,4 @@
-"""Rainbow Dice batched rules (spec ``rainbow_dice.md``): 6 coloured dice, 30 hand cards,
+"""Rainbow Dice batched rules (``docs/rules/rainbow_dice.md``): 6 coloured dice, 30 hand cards,
 a shared market and tokens; 1..4 players, 12 rounds.
 
 The action layout (``Discrete(145)``) is drawn in :mod:`.actions`; the observation layout
@@ -18,9 +18,10 @@ Dice are stored as one base-6 code per game (``code``; Red is the lowest digit),
 satisfied hands are one table lookup.  Every step draws one
 46656-outcome throw from the game's own counter-based stream; rerolled dice (all six for a
 new turn) take their values from it, so a game depends only on its seed and its actions.
-``score`` caches each seat's §7 total, which the rewards are differences of.
+``score`` caches each seat's final score (docs/rules/rainbow_dice.md §7), which the rewards are differences of.
 
-Rewards: ``reward="score"`` (default) gives the mover the change of its §7 total after
+Rewards: ``reward="score"`` (default) gives the mover the change of its final score
+(docs/rules/rainbow_dice.md §7) after
 each action (tokens count 3 each, so spending one costs 3 and the end-of-turn token pays
 3); a seat's rewards sum to its final score (less 3 per starting token when
 ``start_tokens`` > 0: those points are in the total before the first action).  ``reward="win"`` (2+ players) gives 0 until
@@ -57,7 +58,7 @@ class RainbowState(BatchState):
     stored as :data:`~envs.rainbow_dice.position.UNLIMITED_SUPPLY` and never decremented);
     ``piles`` (B,) uint64 (bit h set while hand h has a copy left), ``rank_cards`` (B, P, 6)
     int32 and ``score`` (B, P) int32 cache the non-empty piles, the cards held per rank and
-    the §7 totals.
+    the final scores (docs/rules/rainbow_dice.md §7).
     """
 
     to_move: np.ndarray

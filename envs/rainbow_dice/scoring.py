@@ -1,6 +1,6 @@
-"""Rainbow Dice end-game scoring (spec §7) and the marginal-gain tables the rules and bots use.
+"""Rainbow Dice end-game scoring (docs/rules/rainbow_dice.md §7) and the marginal-gain tables the rules and bots use.
 
-``final_score`` (and its breakdown) is part of the public interface (spec §12).  The
+``final_score`` (and its breakdown) is part of the public interface (docs/rules/rainbow_dice.md §12.6).  The
 batched helpers work on card-count arrays ``(..., 30)`` in catalog order.  Pure numpy.
 """
 
@@ -14,9 +14,9 @@ from .hands import HAND_BASES, HAND_RANKS, HAND_SCORES, NUM_HANDS, RANK_BASES
 TOKEN_POINTS = 3
 NUM_RANKS = 6
 DUPLICATE_BONUS = np.array([0, 0, 1, 2, 4, 8], dtype=np.int64)
-"""Extra multiples of a card's score for holding n = 0..5 copies (n >= 5 as 5), spec §7.2."""
+"""Extra multiples of a card's score for holding n = 0..5 copies (n >= 5 as 5), docs/rules/rainbow_dice.md §7."""
 RANK_BONUS = np.array([0, 0, 0, 0, 0, 1, 2, 4, 6, 10, 16], dtype=np.int64)
-"""Multiples of the rank base for holding m = 0..10 cards of one rank (m >= 10 as 10), §7.3."""
+"""Multiples of the rank base for m = 0..10 cards of one rank (m >= 10 as 10), docs/rules/rainbow_dice.md §7."""
 RANK_ONEHOT = (HAND_RANKS[:, None] == np.arange(NUM_RANKS)[None, :]).astype(np.int64)
 """(30, 6): ``RANK_ONEHOT[h, r]`` is 1 when hand ``h`` has rank ``r``."""
 
@@ -27,7 +27,8 @@ RANK_STEP = np.diff(RANK_BONUS, append=RANK_BONUS[-1])
 
 
 def score_breakdown_batch(cards, tokens) -> dict[str, np.ndarray]:
-    """The §7 parts of card counts ``(..., 30)`` and tokens ``(...)``: base, duplicate, rank, tokens, total.
+    """The final-score parts (docs/rules/rainbow_dice.md §7) of card counts ``(..., 30)`` and tokens ``(...)``:
+    base, duplicate, rank, tokens, total.
 
     No validation (callers pass non-negative integer arrays); every part is int64 of shape ``(...)``.
     """
@@ -42,7 +43,8 @@ def score_breakdown_batch(cards, tokens) -> dict[str, np.ndarray]:
 
 
 def totals(cards, tokens) -> np.ndarray:
-    """§7 totals (int64) of card counts ``(..., 30)`` and unused tokens ``(...)`` (no validation)."""
+    """Final scores (docs/rules/rainbow_dice.md §7, int64) of card counts ``(..., 30)`` and unused tokens ``(...)``
+    (no validation)."""
     return score_breakdown_batch(cards, tokens)["total"]
 
 
@@ -54,7 +56,8 @@ def _check(cards, tokens):
 
 
 def score_breakdown(cards, tokens) -> dict[str, int]:
-    """The §7 parts of one player's 30 card counts and unused tokens, as plain ints.
+    """The final-score parts (docs/rules/rainbow_dice.md §7) of one player's 30 card counts and unused tokens,
+    as plain ints.
 
     Keys ``base``, ``duplicate``, ``same_rank``, ``tokens`` and ``total``.  Raises
     ``ValueError`` unless ``cards`` is 30 non-negative ints and ``tokens`` a non-negative int.
@@ -64,7 +67,8 @@ def score_breakdown(cards, tokens) -> dict[str, int]:
 
 
 def final_score(cards, tokens) -> int:
-    """The §7 total of one player's 30 card counts (catalog order) and unused tokens, as an int.
+    """The final score (docs/rules/rainbow_dice.md §7) of one player's 30 card counts (catalog order) and unused
+    tokens, as an int.
 
     Raises ``ValueError`` unless ``cards`` is 30 non-negative ints and ``tokens`` a non-negative int.
     """

@@ -8,8 +8,8 @@ The primitives apply the turn's moves to such a table: the mean over rerolled di
 adjustment (:func:`adjust_max`) and a one-die token reroll (:func:`token_reroll_max`).
 
 :func:`reach_table` uses them for the observation's ``reach`` slice: the exact probability
-of ending the dice phase with each hand satisfied when playing for that hand alone (spec
-§3's q columns, from every dice state rather than a fresh throw).  Pure numpy.
+of ending the dice phase with each hand satisfied when playing for that hand alone (the
+table of docs/rules/rainbow_dice.md §3.2, but from every dice state rather than a fresh throw).  Pure numpy.
 """
 
 from __future__ import annotations
@@ -94,7 +94,8 @@ def reach_probabilities() -> np.ndarray:
     Entry ``[F, L, code, h]``: ``F`` free rerolls left (0..2; 0 is the final phase, where
     one-die token rerolls are allowed), ``L`` die actions still affordable (0..3, i.e.
     ``min(tokens, 3 - used)``), ``code`` the dice now.  With ``F = 2`` and a fresh throw the
-    mean over codes is spec §3's q0 / q1 / q3 for ``L`` = 0 / 1 / 3.  Piles are ignored.
+    mean over codes is the table of docs/rules/rainbow_dice.md §3.2 for ``L`` = 0 / 1 / 3 die actions.  Piles are
+    ignored.
     """
     sat = as_tensor(SATISFIED.T.astype(np.float32))
     w = {}

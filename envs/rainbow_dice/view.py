@@ -1,6 +1,6 @@
 """What a Rainbow Dice player sees, for people: a seat view, its moves, a text picture, typed moves.
 
-Everything in Rainbow Dice is public (spec §9), so a seat's view is the whole table: the
+Everything in Rainbow Dice is public (docs/rules/rainbow_dice.md §9), so a seat's view is the whole table: the
 six coloured dice, the turn's counters, every player's tokens, cards and score breakdown,
 and the market with the copies left.  The functions follow the text protocol described in
 :mod:`envs.yacht.view`.  Dice are named by colour letter (R O Y G B P).
@@ -57,7 +57,7 @@ HAND_TEXTS = (
     "All six dice show the same value.",
     "Red 1, Orange 2, Yellow 3, Green 4, Blue 5, Purple 6.",
 )
-"""The condition printed on each hand card (spec §3), catalog order."""
+"""The condition printed on each hand card (docs/rules/rainbow_dice.md §3), catalog order."""
 HAND_NAMES_KO = (
     "원 페어", "투 페어", "따뜻한 빛", "트리플", "홀짝 균형", "스몰 스트레이트", "풀 하우스", "무지개 양 끝",
     "밀물", "보랏빛 왕관", "스물하나", "라지 스트레이트", "포 카드", "쓰리 페어", "해돋이", "삼원색",
@@ -96,7 +96,7 @@ def _letters(ids) -> str:
 
 
 def _gain(view: dict, h: int) -> dict:
-    """What one more card ``h`` adds to the mover's score, in parts (spec §7)."""
+    """What one more card ``h`` adds to the mover's score, in parts (docs/rules/rainbow_dice.md §7)."""
     cards = view["cards"][view["to_move"]]
     rank = HAND_RANKS[h]
     rank_held = sum(n for k, n in enumerate(cards) if HAND_RANKS[k] == rank)
@@ -205,7 +205,7 @@ def explain(before: dict, action: int, after: dict, names: list[str] | None = No
     """One line about ``action`` taken at ``before`` (which led to ``after``).
 
     A die action says the token it costs; a move that ends the turn says the end-of-turn
-    token (spec §6 step 5), so the score change adds up.  ``names`` is part of the text
+    token (docs/rules/rainbow_dice.md §6 step 5), so the score change adds up.  ``names`` is part of the text
     protocol; these lines name no seat, so it is not needed here.
     """
     m = move(before, action)

@@ -1,4 +1,4 @@
-"""Yacht: five dice, twelve categories, 1..4 players (spec ``yacht.md``).
+"""Yacht: five dice, twelve categories, 1..4 players (``docs/rules/yacht.md``).
 
 Public names: :class:`Yacht` (batched rules), :func:`category_scores`, the
 action offsets, the observation slices, and :func:`env` (the PettingZoo AEC

@@ -63,7 +63,7 @@ def legal_mask(to_move, done, rolls_left, sheets, out):
         if done[i]:
             out[i, :] = False
             continue
-        out[i, 0] = False  # rerolling no die is not a move (spec D1)
+        out[i, 0] = False  # rerolling no die is not a move (docs/rules/yacht.md §5.1)
         can_reroll = rolls_left[i] > 0
         for a in range(1, SCORE_START):
             out[i, a] = can_reroll

@@ -1,4 +1,4 @@
-"""Yacht position dicts (spec §5): export, validation and import.
+"""Yacht position dicts (docs/rules/yacht.md §5.4): export, validation and import.
 
 A position is JSON-compatible::
 

@@ -1,6 +1,6 @@
-"""Yacht batched rules (spec ``yacht.md``): 5 dice, 12 categories, 1..4 players.
+"""Yacht batched rules (``docs/rules/yacht.md``): 5 dice, 12 categories, 1..4 players.
 
-Action layout, one flat ``Discrete(44)`` (spec §5)::
+Action layout, one flat ``Discrete(44)`` (docs/rules/yacht.md §5.1)::
 
     0 ............ 31 | 32 ........... 43
     reroll dice whose |  score category

@@ -1,7 +1,7 @@
-"""Yacht scoring (spec §2): the 12 categories and lookup tables over all dice.
+"""Yacht scoring (docs/rules/yacht.md §2): the 12 categories and lookup tables over all dice.
 
 Pure numpy, no framework imports.  ``category_scores`` is part of the public
-interface (spec §5); the tables are what the batched rules and the solver use.
+interface (docs/rules/yacht.md §5.6); the tables are what the batched rules and the solver use.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def category_scores(dice) -> np.ndarray:
     """Score of every category for the given dice.
 
     ``dice``: integer array-like of shape ``(..., 5)`` with values in 1..6 (any order).
-    Returns an int64 array of shape ``(..., 12)`` in category order (spec §2):
+    Returns an int64 array of shape ``(..., 12)`` in category order (docs/rules/yacht.md §2):
     Ones..Sixes, Choice, Four of a Kind (sum of all dice if >= 4 alike), Full House
     (sum if exactly 3 + 2 of different values), Little Straight (30 for 1-2-3-4-5),
     Big Straight (30 for 2-3-4-5-6), Yacht (50 for five alike).

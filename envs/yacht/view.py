@@ -14,7 +14,8 @@ part of the text protocol that every game's ``view`` module follows:
 * ``hint(view, moves) -> str``: what may be typed now;
 * ``reference() -> dict``: the fixed names a front-end draws with.
 
-Dice are numbered 1..5 for people (die ``i`` of the spec is die ``i + 1`` here).
+Dice are numbered 1..5 for people (die ``i`` of the actions and observations is die ``i + 1``
+here).
 """
 
 from __future__ import annotations

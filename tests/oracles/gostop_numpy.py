@@ -2,7 +2,7 @@
 
 This is the vectorized core madang shipped before the rules were compiled
 (:mod:`envs.gostop.kernels`): masked array arithmetic over index sets of the batch (the turn
-procedure of spec §5 as stages over the rows that reach them, the batched dealing loops and
+procedure of docs/rules/gostop.md §5 as stages over the rows that reach them, the batched dealing loops and
 the observation encoder).  :class:`NumpyGoStop` keeps every public behaviour of
 :class:`envs.gostop.GoStop` (it only replaces dealing, masks, steps and observations), so the
 differential test steps both with the same seeds and actions and compares everything.
@@ -50,7 +50,7 @@ def _bits(orders: np.ndarray, part: slice) -> np.ndarray:
 
 
 def classify(orders: np.ndarray) -> np.ndarray:
-    """Setup checks of §3.3 for (B, 48) orders: ``REDEAL``, ``PLAYABLE``, or the move-order
+    """Setup checks of docs/rules/gostop.md §3.3 for (B, 48) orders: ``REDEAL``, ``PLAYABLE``, or the move-order
     index (0 = P0, 1 = P1) of the player whose hand holds a quad (chongtong)."""
     orders = np.asarray(orders, dtype=np.int64)
     layout_quad = C.has_quad(_bits(orders, _LAYOUT))
@@ -211,7 +211,7 @@ def hand_choice(state, r: np.ndarray, card: np.ndarray) -> np.ndarray:
 
 
 def flip(state, r: np.ndarray) -> np.ndarray:
-    """Flip the top stock card (none when the stock is empty) and match it (§5.3).
+    """Flip the top stock card (none when the stock is empty) and match it (docs/rules/gostop.md §5.3).
 
     Returns the rows that resolve now (no STOCK_CHOICE needed).
     """
@@ -229,7 +229,7 @@ def flip(state, r: np.ndarray) -> np.ndarray:
 
 
 def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray):
-    """Apply the turn's captures, ppuk, bonuses and transfer (§5.2-5.6), then check Go/Stop.
+    """Apply the turn's captures, ppuk, bonuses and transfer (docs/rules/gostop.md §5.2-5.6), then check Go/Stop.
 
     ``stock_pick`` is the layout card chosen for the flipped card (-1 where no choice was
     made).  Eligible movers get the GO_STOP decision; returns the rows that Stop at once
@@ -308,7 +308,7 @@ def resolve(state, r: np.ndarray, stock_pick: np.ndarray, rewards: np.ndarray):
 
 
 def go(state, r: np.ndarray) -> np.ndarray:
-    """GO: record the Go and the current score (§8.2); returns ``r`` (their turns end)."""
+    """GO: record the Go and the current score (docs/rules/gostop.md §8.2); returns ``r`` (their turns end)."""
     me = 2 * r + state.to_move[r]
     flat(state.go_count)[me] += 1
     flat(state.go_score)[me] = flat(state.score)[me]
@@ -316,7 +316,7 @@ def go(state, r: np.ndarray) -> np.ndarray:
 
 
 def stop(state, r: np.ndarray, rewards: np.ndarray) -> None:
-    """STOP (chosen or forced): the mover wins and is paid per §9."""
+    """STOP (chosen or forced): the mover wins and is paid per docs/rules/gostop.md §9."""
     if not r.size:
         return
     p = state.to_move[r].astype(np.int64)
@@ -327,7 +327,7 @@ def stop(state, r: np.ndarray, rewards: np.ndarray) -> None:
 
 
 def end_turn(state, r: np.ndarray, rewards: np.ndarray) -> None:
-    """§5.8: nagari when both hands are empty, else pass the turn (to a seat holding cards)."""
+    """docs/rules/gostop.md §5.8: nagari when both hands are empty, else pass the turn (to a seat holding cards)."""
     if not r.size:
         return
     state.played[r] = state.hand_pick[r] = state.flipped[r] = -1
