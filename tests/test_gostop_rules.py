@@ -1,4 +1,5 @@
-"""Go-Stop turn rules as one-turn scenarios from positions, plus setup (docs/rules/gostop.md §5, §8, §9, §3).
+"""Go-Stop turn rules (docs/rules/gostop.md §5, docs/rules/gostop.md §8, docs/rules/gostop.md §9) as one-turn
+scenarios from positions, plus setup (docs/rules/gostop.md §3).
 
 Card ids (docs/rules/gostop.md §2): month m owns 4(m-1)..4(m-1)+3; e.g. Jan 0 bright, 1 ribbon, 2 and 3 junk;
 Jun 20 animal, 21 blue ribbon, 22 and 23 junk.  Cards a position does not list go to the

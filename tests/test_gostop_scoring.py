@@ -1,4 +1,5 @@
-"""Go-Stop deck, combination score, junk transfer and settlement (docs/rules/gostop.md §2, §7, §6, §9).
+"""Go-Stop deck (docs/rules/gostop.md §2), combination score (docs/rules/gostop.md §7), junk transfer
+(docs/rules/gostop.md §6) and settlement (docs/rules/gostop.md §9).
 
 The engine's vectorized bit-set functions are checked against the rules' formulas
 written here in plain Python over sets of ids, and against hand-worked examples.

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from agents import rainbow_turn as turn
-from envs.rainbow_dice import HAND_IDS, HAND_RANKS
+from envs.rainbow_dice import HAND_IDS, HAND_RANKS, RANK_NAMES
 from envs.rainbow_dice.hands import SATISFIED
 from envs.rainbow_dice.turn_dp import reach_probabilities, reach_table
 
@@ -73,3 +76,12 @@ def test_reach_table_from_a_fresh_throw_is_spec_q():
     assert (np.diff(reach, axis=0) >= -1e-6).all() and (np.diff(reach, axis=1) >= -1e-6).all()
     np.testing.assert_array_equal(reach[0, 0], SATISFIED)
     np.testing.assert_array_equal(reach_table().reshape(reach.shape), np.rint(reach * 255))
+
+
+def test_rules_page_reach_tables_are_these():
+    """docs/rules/rainbow_dice.md §3.2 prints exactly the tables this file checks the solver against."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules" / "rainbow_dice.md").read_text()
+    hands = dict(re.findall(r"^\| `([A-Z_]+)` \| ([\d.]+ \| [\d.]+ \| [\d.]+) \|$", text, re.M))
+    assert {h: tuple(float(x) for x in q.split(" | ")) for h, q in hands.items()} == SPEC_Q
+    ranks = dict(re.findall(r"^\| ([A-Z][a-z]+) \| ([\d.]+(?: \| [\d.]+){3}) \|$", text, re.M))
+    assert [tuple(float(x) for x in ranks[r].split(" | ")) for r in RANK_NAMES] == SPEC_RANK_Q
