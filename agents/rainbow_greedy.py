@@ -42,8 +42,8 @@ _PRIORITY[UP_START:STOP] = -1e-3
 class RainbowGreedyBot(BaseBot):
     """Plans each turn exactly, valuing cards by marginal final score and tokens at ``token_value``.
 
-    Options: ``token_value`` (points per token kept, default 8; docs/rules/rainbow_dice.md §11 reports about
-    1295 solo with 8 and 985 with 3), ``final_round_token_value`` (default 3: tokens left
+    Options: ``token_value`` (points per token kept, default 8: about 1226 solo with 8 and 972
+    with 3, docs/rules/rainbow_dice.md §11), ``final_round_token_value`` (default 3: tokens left
     after the last turn are worth exactly 3), ``chunk`` (games solved together; memory is
     about 1.2 MB per game).  Ties go to ending the turn, then to stopping.
     """

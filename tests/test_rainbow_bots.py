@@ -164,7 +164,8 @@ def play(bot, n, seed=0, **config):
 
 def test_greedy_solo_reference_level():
     scores = play(agents.load("rainbow-greedy"), 24, seed=11, copies_per_hand=None)[:, 0]
-    # docs/rules/rainbow_dice.md §11: about 1295 (c_tok = 8, sd 412); the simple bot and random play are far below.
+    # docs/rules/rainbow_dice.md §11: about 1226 (token value 8); the simple bot and random play are far
+    # below.
     assert 1000 < scores.mean() < 1550, scores.mean()
     simple = play(agents.load("rainbow-simple"), 400, copies_per_hand=None)[:, 0]
     rand = play(agents.load("random"), 400, copies_per_hand=None)[:, 0]
