@@ -84,6 +84,18 @@ NOT_GAMES = ("core", "adapters")
 """The subpackages of ``envs`` that hold no game (``envs/core/spec.py`` defines :class:`GameSpec`)."""
 
 
+def unregister_game(name: str) -> GameSpec:
+    """Remove the game ``name`` that :func:`register_game` added (a plugin unloading, a test's
+    own game) and its Gymnasium id; returns its descriptor.  The games under ``envs`` stay:
+    ``ValueError`` for them and for an unknown name."""
+    spec = game_spec(name)
+    if name in game_packages():
+        raise ValueError(f"{name!r} is a game of the envs package; only games added by register_game leave")
+    del GAMES[name]
+    gymnasium.registry.pop(spec.env_id, None)
+    return spec
+
+
 def game_packages() -> list[str]:
     """The subpackages of ``envs`` that hold a game (a ``spec`` module), by name."""
     from . import __path__ as envs_path
