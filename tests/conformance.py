@@ -36,6 +36,15 @@ def first_legal(obs, mask, rng):
     return np.asarray(mask).argmax(axis=1)
 
 
+def seated_config(game_name: str) -> dict:
+    """The first of the game's test configurations with two or more seats (tests of the seats
+    the envs play); ``ValueError`` for a game without one."""
+    for config in game_spec(game_name).test_configs:
+        if game_class(game_name)(**config).num_players >= 2:
+            return dict(config)
+    raise ValueError(f"{game_name}: no test configuration with two or more seats")
+
+
 def deterministic_bot(game_name: str):
     """An opponent that draws no randomness, for comparisons of batched and single envs (a
     batched bot shares one generator across the batch, a single env has its own)."""
