@@ -61,7 +61,7 @@ def register_game(spec: GameSpec) -> None:
         raise ValueError(f"register_game takes a GameSpec, got {type(spec).__name__}")
     held = GAMES.get(spec.name)
     if held is not None:
-        if held == spec:
+        if held is spec:
             return
         raise ValueError(f"a game named {spec.name!r} is registered already ({held.game_cls.__qualname__})")
     for other in GAMES.values():

@@ -83,6 +83,46 @@ def test_register_game_refuses_a_clash_and_unregister_keeps_the_builtin_games():
         envs.unregister_game("chess")
 
 
+class ReasonPig(Pig):
+    """Pig whose results name how the game ended: a game with result reasons of its own."""
+
+    name, env_id = "reason_pig", "madang/ReasonPig-v0"
+
+    def _result(self, state, index):
+        return {**super()._result(state, index), "reason": "target"}
+
+    def _forfeit_result(self, state, index, loser, penalty):
+        return super()._result(state, index)
+
+
+def test_a_game_brings_its_own_result_reasons():
+    from envs.adapters import infos
+    from envs.adapters.infos import reason_code
+
+    spec = dataclasses.replace(SPEC, game_cls=ReasonPig, result_fields=("scores", "reason"),
+                               result_reasons=("target",))
+    envs.register_game(spec)
+    try:
+        code = reason_code("target")
+        assert infos.REASONS[code] == "target" and code == len(infos.REASONS) - 1 >= 6
+        venv = gym.make_vec("madang/ReasonPig-v0", num_envs=2, vectorization_mode="vector_entry_point",
+                            opponents="tests.games.pig.bot:hold_at_8")
+        obs, info = venv.reset(seed=0)
+        rng, finished = np.random.default_rng(0), 0
+        for _ in range(400):
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+            obs, rew, term, trunc, info = venv.step(actions)
+            for i in np.flatnonzero(term):
+                assert info["final_info"]["reason"][i] == "target"
+                assert info["final_info"]["reason_code"][i] == code
+                finished += 1
+        assert finished
+    finally:
+        envs.unregister_game("reason_pig")
+    with pytest.raises(ValueError, match="unknown result reason"):
+        reason_code("target")
+
+
 @pytest.mark.parametrize("change, problem", [
     (dict(game_cls=int), "Game subclass"), (dict(title=""), "title"),
     (dict(result_fields=()), "at least one"), (dict(result_fields=["scores"]), "tuple"),

@@ -19,9 +19,10 @@ from .game import Game
 _BOT_REF_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/")
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class GameSpec:
-    """One game's descriptor (immutable; ``ValueError`` naming the problem if malformed).
+    """One game's descriptor (immutable, compared by identity; ``ValueError`` naming the problem if
+    malformed).
 
     What the game's class already declares is read from it, not repeated here: ``name``
     (the registry key, ``"yacht"``), ``env_id`` (the Gymnasium id), the observation and
