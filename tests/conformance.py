@@ -3,7 +3,7 @@
 It talks to a game only through its descriptor (:func:`envs.registration.game_spec`), the
 shared core API and the adapters.  A test module runs it by subclassing
 :class:`CoreConformance` and :class:`AdapterConformance` with ``game_name`` and ``config``
-parametrized (:func:`cases`): ``tests/test_conformance.py`` over every game under ``envs``,
+parametrized (:func:`harness`): ``tests/test_conformance.py`` over every game under ``envs``,
 ``tests/test_pig.py`` over a game registered from the tests.
 """
 
@@ -29,6 +29,15 @@ def cases(specs) -> tuple[list, list[str]]:
     """``(cases, ids)``: ``(name, config)`` for every test configuration of every descriptor."""
     pairs = [(spec.name, dict(config)) for spec in specs for config in spec.test_configs]
     return pairs, [f"{g}-{'-'.join(f'{k}={v}' for k, v in c.items())}" for g, c in pairs]
+
+
+def harness(specs) -> tuple[type, type]:
+    """The harness's two test classes over every test configuration of ``specs``: a test module
+    binds them to ``Test*`` names (``TestCore, TestAdapters = harness(GAMES.values())``)."""
+    pairs, ids = cases(specs)
+    mark = pytest.mark.parametrize("game_name,config", pairs, ids=ids)
+    return (mark(type("TestCore", (CoreConformance,), {"__module__": __name__})),
+            mark(type("TestAdapters", (AdapterConformance,), {"__module__": __name__})))
 
 
 def first_legal(obs, mask, rng):

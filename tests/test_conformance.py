@@ -7,23 +7,12 @@ import subprocess
 import sys
 
 import gymnasium as gym
-import pytest
 
 import envs
 from envs.registration import GAMES, game_packages, game_spec
-from tests.conformance import AdapterConformance, CoreConformance, cases
+from tests.conformance import harness
 
-CASES, IDS = cases(GAMES.values())
-
-
-@pytest.mark.parametrize("game_name,config", CASES, ids=IDS)
-class TestCore(CoreConformance):
-    pass
-
-
-@pytest.mark.parametrize("game_name,config", CASES, ids=IDS)
-class TestAdapters(AdapterConformance):
-    pass
+TestCore, TestAdapters = harness(GAMES.values())
 
 
 def test_every_game_under_envs_is_registered():

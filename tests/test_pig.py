@@ -14,10 +14,8 @@ import agents
 import envs
 from envs.adapters.pettingzoo_env import make_aec_env
 from envs.core.spec import GameSpec
-from tests.conformance import AdapterConformance, CoreConformance, cases
+from tests.conformance import harness
 from tests.games.pig import HOLD, ROLL, SPEC, Pig
-
-CASES, IDS = cases([SPEC])
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -29,14 +27,7 @@ def pig_registered():
     envs.unregister_game("pig")
 
 
-@pytest.mark.parametrize("game_name,config", CASES, ids=IDS)
-class TestPigCore(CoreConformance):
-    pass
-
-
-@pytest.mark.parametrize("game_name,config", CASES, ids=IDS)
-class TestPigAdapters(AdapterConformance):
-    pass
+TestPigCore, TestPigAdapters = harness([SPEC])
 
 
 def test_registration_makes_pig_a_game_everywhere():
