@@ -75,3 +75,9 @@ def solve() -> YachtTables:
         expected[layer] = v2 @ start
         kv1[layer], kv2[layer] = k1, k2
     return YachtTables(expected, (None, kv1, kv2), keep_of, scores)
+
+
+
+def optimal_score() -> float:
+    """The optimal expected solitaire Yacht score (:func:`solve`'s, about 169.77)."""
+    return solve().optimal_score

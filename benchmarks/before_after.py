@@ -43,9 +43,11 @@ def measure(tree: Path, game: str, seconds: float) -> dict:
 
 
 def main(argv=None) -> int:
+    from envs.registration import GAMES
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("before", type=Path, help="the other madang source tree")
-    p.add_argument("--games", nargs="+", default=["yacht", "rainbow_dice", "gostop"])
+    p.add_argument("--games", nargs="+", default=sorted(GAMES), choices=sorted(GAMES))
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--seconds", type=float, default=2.0)
     args = p.parse_args(argv)

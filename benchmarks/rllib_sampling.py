@@ -73,8 +73,10 @@ def run(game: str = "gostop", num_envs: int = 64, steps: int = 10000, rounds: in
 
 
 def main(argv=None) -> None:
+    from envs.registration import GAMES
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="gostop", choices=["yacht", "rainbow_dice", "gostop"])
+    p.add_argument("--game", default="gostop", choices=sorted(GAMES))
     p.add_argument("--envs", type=int, default=64)
     p.add_argument("--steps", type=int, default=10000, help="per mode, over all rounds")
     p.add_argument("--rounds", type=int, default=5)

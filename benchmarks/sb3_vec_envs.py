@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from envs.core.sampling import sample_legal
+from envs.registration import GAMES
 
 
 def make_vec_envs(game: str, num_envs: int, **config) -> dict:
@@ -78,7 +79,7 @@ def run(game: str = "yacht", num_envs: int = 64, seconds: float = 5.0, rounds: i
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="yacht", choices=["yacht", "rainbow_dice", "gostop"])
+    p.add_argument("--game", default="yacht", choices=sorted(GAMES))
     p.add_argument("--envs", type=int, default=64)
     p.add_argument("--seconds", type=float, default=5.0, help="per VecEnv, over all rounds")
     p.add_argument("--rounds", type=int, default=5)

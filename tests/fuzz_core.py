@@ -28,12 +28,7 @@ import numpy as np
 from envs.core.sampling import sample_legal
 from envs.registration import GAMES, game_class
 
-CONFIGS = {
-    "yacht": [dict(num_players=1), dict(num_players=2), dict(num_players=4)],
-    "rainbow_dice": [dict(num_players=2), dict(num_players=1, copies_per_hand=None),
-                     dict(num_players=3, copies_per_hand=3, start_tokens=2)],
-    "gostop": [dict()],
-}
+CONFIGS = {name: [dict(c) for c in spec.test_configs] for name, spec in GAMES.items()}
 BATCH = 4
 
 

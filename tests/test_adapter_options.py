@@ -14,8 +14,9 @@ from envs.adapters.infos import REASON_CODES, REASONS
 from envs.adapters.vector_env import AUTORESET_MODES
 from envs.core.sampling import sample_legal
 from envs.registration import GAMES, game_class
+from tests.conformance import deterministic_bot, seated_config
 
-CONFIGS = {"yacht": dict(num_players=2), "rainbow_dice": dict(num_players=3), "gostop": {}}
+CONFIGS = {name: seated_config(name) for name in GAMES}
 
 
 def _vec(game, n=3, **kw):
@@ -192,7 +193,7 @@ def test_gymnasium_sync_vector_env_stacks_the_infos():
     assert ended > 6 and info["winner"].dtype == np.int64
 
 
-DETERMINISTIC_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
+DETERMINISTIC_BOT = {name: deterministic_bot(name) for name in GAMES}
 
 
 def _assert_same_infos(ours: dict, theirs: dict, where: str = "infos") -> None:

@@ -230,7 +230,7 @@ def test_unknown_config_keywords_raise_value_error_naming_them():
                                    np.array([0, 1])])
 def test_observe_rejects_seats_out_of_range(seats):
     for name in envs.GAMES:
-        game = envs.game_class(name)(num_players=2) if name != "gostop" else envs.game_class(name)()
+        game = envs.game_class(name)(num_players=2)
         state = game.init([0])
         with pytest.raises(ValueError, match="seat"):
             game.observe(state, seats)

@@ -15,9 +15,10 @@ import pytest
 import agents
 from envs.adapters.seats import OpponentError
 from envs.registration import GAMES, game_class
+from tests.conformance import deterministic_bot, seated_config
 
-GOOD_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
-CONFIG = {"yacht": dict(num_players=3), "rainbow_dice": dict(num_players=2), "gostop": dict(learner_seat=0)}
+GOOD_BOT = {name: deterministic_bot(name) for name in GAMES}
+CONFIG = {name: dict(seated_config(name), learner_seat=0) for name in GAMES}
 FAILURES = ("raise", "illegal", "out_of_range", "wrong_shape", "float")
 
 

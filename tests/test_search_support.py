@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_conformance import CASES, IDS
 
 from agents import load
 from envs.core.sampling import sample_legal
 from envs.gostop import GoStop
 from envs.gostop import cards as C
-from envs.registration import game_class
+from envs.registration import GAMES, game_class
+from tests.conformance import cases
+
+CASES, IDS = cases(GAMES.values())
 
 K = 3  # samples per observation
 

@@ -95,9 +95,11 @@ def train(config, iterations: int, report=print) -> list[dict]:
 
 
 def main(argv=None) -> None:
+    from envs.registration import GAMES
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--mode", choices=["single", "vector", "multi"], default="vector")
-    p.add_argument("--game", choices=["yacht", "rainbow_dice", "gostop"], default="gostop")
+    p.add_argument("--game", choices=sorted(GAMES), default="gostop")
     p.add_argument("--policies", choices=["shared", "separate"], default="shared", help="multi mode")
     p.add_argument("--iterations", type=int, default=3)
     p.add_argument("--envs", type=int, default=64, help="games per env runner")

@@ -6,7 +6,8 @@
 
 trains sb3-contrib's ``MaskablePPO("MlpPolicy")`` (SB3's default 64x64 network) on
 :class:`envs.adapters.sb3_vec_env.MadangSB3VecEnv`, with the hyperparameters of
-:data:`SETTINGS` (a game without a solo mode plays the opponent named there), and writes the
+:data:`PPO`, in the env of :func:`env_config` (solitaire, or a game without a solo mode
+against its descriptor's ``default_bot``), and writes the
 zip ``model.save`` writes: it loads in SB3 as it is, and in madang by its path
 (``madang eval GAME --bots FILE.zip``, ``madang benchmark GAME FILE.zip``).  Rewards are
 scaled by a running estimate of the returns' spread (``VecNormalize(norm_obs=False)``), which
@@ -20,15 +21,22 @@ import argparse
 import time
 from pathlib import Path
 
-SETTINGS = {
-    "yacht": {"env": {"num_players": 1}},
-    "rainbow_dice": {"env": {"num_players": 1}},
-    "gostop": {"env": {"num_players": 2, "opponents": "gostop-greedy"}},
-}
-"""Game module -> the env config the baseline trains in (the table to extend for a new game)."""
+from envs.registration import GAMES, game_spec
 
 PPO = dict(n_steps=256, batch_size=1024, gamma=1.0, learning_rate=3e-4, ent_coef=0.003, verbose=0)
 """MaskablePPO's arguments besides the policy, the env and the seed (the same for every game)."""
+
+
+def env_config(game: str) -> dict:
+    """The env config the baseline trains ``game`` in: solitaire where the game has one, else
+    its fewest seats with every other seat played by its descriptor's ``default_bot``."""
+    spec = game_spec(game)
+    cls = spec.game_cls
+    if cls.min_players == 1:
+        return {"num_players": 1}
+    if spec.default_bot is None:
+        raise ValueError(f"{game} has no solo mode and no default_bot to train against")
+    return {"num_players": cls.min_players, "opponents": spec.default_bot}
 
 
 def train_baseline(game: str, steps: int, seed: int = 0, n_envs: int = 16):
@@ -39,12 +47,11 @@ def train_baseline(game: str, steps: int, seed: int = 0, n_envs: int = 16):
 
     from envs.adapters.sb3_vec_env import MadangSB3VecEnv
 
-    if game not in SETTINGS:
-        raise ValueError(f"no baseline settings for {game!r}; games: {sorted(SETTINGS)}")
+    config = env_config(game)
     if steps < 1 or n_envs < 1:
         raise ValueError(f"steps and n_envs must be positive, got {steps} and {n_envs}")
     torch.set_num_threads(1)
-    env = VecNormalize(VecMonitor(MadangSB3VecEnv(game, n_envs, **SETTINGS[game]["env"])), norm_obs=False,
+    env = VecNormalize(VecMonitor(MadangSB3VecEnv(game, n_envs, **config)), norm_obs=False,
                        norm_reward=True, gamma=PPO["gamma"])
     model = MaskablePPO("MlpPolicy", env, seed=seed, **PPO)
     model.learn(total_timesteps=steps)
@@ -53,7 +60,7 @@ def train_baseline(game: str, steps: int, seed: int = 0, n_envs: int = 16):
 
 def main(argv=None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("game", choices=sorted(SETTINGS))
+    p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("--steps", type=int, required=True, help="env steps of the learner")
     p.add_argument("--out", required=True, help="the zip to write")
     p.add_argument("--seed", type=int, default=0)

@@ -24,15 +24,39 @@ import numpy as np
 
 INFO_MODES = ("full", "numeric")
 
-REASONS = ("", "illegal", "stop", "chongtong", "three_ppuk", "nagari")
-"""``info["reason_code"]`` is the index of ``info["reason"]`` here.
+_ADAPTER_REASONS = ("", "illegal")
+_TABLES: dict[tuple, tuple[tuple[str, ...], dict]] = {}
 
-0 (``""``): the game is still running, or ended without a named reason (the dice games).
-1: lost by an illegal action (``illegal_action="lose"``).  2..5: how a Go-Stop deal ended.
-"""
 
-REASON_CODES = {r: i for i, r in enumerate(REASONS)}
-REASON_CODES[None] = 0  # a result without a reason
+def _reason_table() -> tuple[tuple[str, ...], dict]:
+    """``(REASONS, REASON_CODES)`` for the games registered now (built once per registry)."""
+    from ..registration import GAMES
+
+    key = tuple(GAMES.values())
+    table = _TABLES.get(key)
+    if table is None:
+        names = list(_ADAPTER_REASONS)
+        for spec in key:
+            names += [r for r in spec.result_reasons if r not in names]
+        codes = {r: i for i, r in enumerate(names)}
+        codes[None] = 0  # a result without a reason
+        table = _TABLES[key] = (tuple(names), codes)
+    return table
+
+
+def __getattr__(name: str):
+    """``REASONS``: ``info["reason_code"]`` is the index of ``info["reason"]`` in it.
+
+    0 (``""``): the game is still running, or ended without a named reason (the dice games).
+    1: lost by an illegal action (``illegal_action="lose"``).  Then every registered game's
+    ``result_reasons`` (its descriptor's), in registration order: 2..5 how a Go-Stop deal
+    ended.  ``REASON_CODES``: reason -> code (``None`` -> 0).  Both follow the registry.
+    """
+    if name == "REASONS":
+        return _reason_table()[0]
+    if name == "REASON_CODES":
+        return dict(_reason_table()[1])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_info_mode(info_mode: str) -> str:
@@ -43,11 +67,12 @@ def check_info_mode(info_mode: str) -> str:
 
 
 def reason_code(reason) -> int:
-    """The code of a result's ``reason`` (:data:`REASONS`); ``ValueError`` for an unknown one."""
+    """The code of a result's ``reason`` (``REASONS``); ``ValueError`` for an unknown one."""
+    names, codes = _reason_table()
     try:
-        return REASON_CODES[reason]
-    except KeyError:
-        raise ValueError(f"unknown result reason {reason!r}; known: {list(REASONS[1:])}") from None
+        return codes[reason]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown result reason {reason!r}; known: {list(names[1:])}") from None
 
 
 def _numeric(value):

@@ -29,7 +29,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from .infos import REASON_CODES
+from .infos import reason_code
 from .vector_env import AUTORESET_MODES
 
 PREFIX = "madang-rllib/"
@@ -210,5 +210,5 @@ def log_results(*, episode, metrics_logger=None, **kwargs) -> None:
         infos = [e.get_infos(-1) for e in episode.agent_episodes.values()]
     else:
         infos = [episode.get_infos(-1)]
-    forfeit = any(i.get("reason_code") == REASON_CODES["illegal"] for i in infos)
+    forfeit = any(i.get("reason_code") == reason_code("illegal") for i in infos)
     metrics_logger.log_value("madang/forfeits", int(forfeit), reduce="sum")

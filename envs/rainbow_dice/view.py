@@ -158,6 +158,12 @@ def _dice_line(dice) -> str:
     return " ".join(f"{LETTERS[i]}{d}" for i, d in enumerate(dice))
 
 
+def dice_text(position: dict) -> str:
+    """The dice of a position dict as people read them (``R1 O4 Y2 G6 B3 P5``): what a demo
+    shows at the start of a turn (the game's ``demo_text``)."""
+    return _dice_line(position["dice"])
+
+
 def render(view: dict, moves: list[dict] | None = None, names: list[str] | None = None) -> str:
     """The view as plain text: dice, what they satisfy, every player, the market, the moves."""
     me = view["seat"]

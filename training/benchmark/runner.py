@@ -8,6 +8,7 @@ rung).  :func:`summarize` recomputes the summary from the raw values alone.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
+from envs.registration import game_spec
 from training.evaluate import play_match, seat_swapped_match
 
 from .identity import madang_version, policy_identity, rules_hash, seeds_hash
@@ -26,14 +28,14 @@ FORMAT = "madang-benchmark-result"
 FORMAT_VERSION = 1
 
 
-def _yacht_optimum() -> float:
-    from agents.yacht_dp import solve
-
-    return solve().optimal_score
-
-
-OPTIMA = {"yacht": _yacht_optimum}
-"""Game module -> the exact optimal expected solitaire score, for the games that have one."""
+def solo_optimum(game: str) -> float | None:
+    """The exact optimal expected solitaire score of ``game``, from its descriptor's
+    ``solo_optimum`` (``module:attr`` of a function), or None for a game without one."""
+    ref = game_spec(game).solo_optimum
+    if ref is None:
+        return None
+    module, attr = ref.split(":")
+    return float(getattr(importlib.import_module(module), attr)())
 
 
 def _load_average() -> list[float] | None:
@@ -110,9 +112,10 @@ def summarize(suite: Suite, result: dict) -> dict:
         mean, ci = mean_ci(scores, np.ones_like(scores))
         out = {"games": int(scores.size), "mean": mean, "ci95": ci, "target": suite.target,
                "target_met": bool(ci <= suite.target)}
-        if suite.game in OPTIMA:
-            out["optimum"] = OPTIMA[suite.game]()
-            out["fraction_of_optimum"] = mean / out["optimum"]
+        optimum = solo_optimum(suite.game)
+        if optimum is not None:
+            out["optimum"] = optimum
+            out["fraction_of_optimum"] = mean / optimum
         return out
     rungs, totals = [], {k: [] for k in ("points", "opponent", "wins", "decided", "games")}
     elo_scores, elo_ratings = [], []

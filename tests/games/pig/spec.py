@@ -1,0 +1,14 @@
+"""Pig's descriptor: all madang needs to register, test and play it."""
+
+from envs.core.spec import GameSpec
+
+from .rules import Pig
+
+SPEC = GameSpec(
+    game_cls=Pig,
+    title="Pig",
+    summary="one die, push your luck",
+    result_fields=("scores",),
+    test_configs=({}, {"num_players": 3, "target": 20}, {"num_players": 4, "target": 100}),
+    test_bot="tests.games.pig.bot:hold_at_8",
+)
