@@ -20,10 +20,10 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    numba's runtime on, each call of a helper from the batch loop pays atomic reference
    counts on every array argument: Yacht's step ran 5-10x slower that way.
 3. **Tables are module globals** of the kernel module (numba freezes them into the
-   compiled code; passing them as arguments costs ~0.1 µs each per call).  Caveat: the
-   disk cache is keyed on the kernel file only, so after changing a table's source module,
-   touch the kernel file (or delete its ``__pycache__/*.nbi``); the differential test
-   catches stale tables.
+   compiled code; passing them as arguments costs ~0.1 µs each per call).  The disk cache
+   is keyed on the source files of every module the kernel's module imports names from
+   (:func:`~envs.core.numba_cache.dependency_files`), so changing a table's module
+   recompiles the kernels that read it.
 4. **uint64 arithmetic**: numba turns ``uint64 op int64`` into float64.  Keep every
    operand of a stream computation uint64 (``np.uint64(...)``, the ``_S*`` shift
    constants).  Draw with :func:`draw_u64`, :func:`draw_int`, :func:`draw_ints` and
