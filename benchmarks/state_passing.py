@@ -9,6 +9,9 @@ field of game 0) with the state passed as
 * **record**: one structured array of B records, a field per array (subarray fields for
   the per-seat ones);
 * **structref**: one numba ``StructRef`` holding the 20 arrays;
+* **one buffer**: one uint8 buffer holding the 20 arrays one after another (each padded to 8
+  bytes), passed with B; the kernel rebuilds the C-contiguous field views (``view`` +
+  ``reshape``, no allocation), so the public fields could stay C-contiguous views into it;
 
 and, for scale, a call with no argument and with one array.  Run it as
 ``python -m benchmarks.state_passing [--calls N] [--rounds R]``; the variants alternate in
@@ -92,6 +95,33 @@ def _structref(s):
     return s.f4[0, 1] + s.f7[0, 3] + s.f10[0, 2] + s.f14[0, 1]
 
 
+def _offsets(batch: int) -> list[int]:
+    """Byte offset of each field in the one buffer (each block padded to 8 bytes), and the end."""
+    out, o = [], 0
+    for dt, sh in zip(_DTYPES, _SHAPES):
+        out.append(o)
+        o += -(-batch * int(np.prod(sh, dtype=np.int64)) * np.dtype(dt).itemsize // 8) * 8
+    return out + [o]
+
+
+@njit(cache=True, inline="always")
+def _block(buf, o, n):
+    return buf[o:o + n]
+
+
+@njit(cache=True)
+def _buffer(buf, B):
+    # some of _loose's fields, rebuilt at their offsets: f0, f1 (one byte a game, padded to
+    # 8 bytes) and f2, f3 (8 bytes a game) come before f4; f19 (8 bytes a game) is last
+    o4 = 2 * ((B + 7) // 8 * 8) + 16 * B
+    f0 = _block(buf, 0, B).view(np.int8)
+    f4 = _block(buf, o4, 16 * B).view(np.uint64).reshape((B, 2))
+    f19 = _block(buf, buf.shape[0] - 8 * B, 8 * B).view(np.int64)
+    f0[0] += 1
+    f19[0] += 1
+    return f4[0, 1] + f0[0]
+
+
 def _time(call, calls: int) -> float:
     """Microseconds per call of ``call()`` over ``calls`` calls."""
     t = time.perf_counter()
@@ -106,6 +136,7 @@ def variants(batch: int = 1) -> dict:
     nt = Fields(*arrays(batch))
     rec = np.zeros(batch, RECORD)
     sr = _StateProxy(*arrays(batch))
+    buf = np.zeros(_offsets(batch)[-1], np.uint8)
     out = {
         "no argument": lambda: _none(),
         "one array": lambda: _one(loose[0]),
@@ -113,6 +144,7 @@ def variants(batch: int = 1) -> dict:
         "namedtuple of 20 arrays": lambda: _tuple(nt),
         "record array (20 fields)": lambda: _record(rec),
         "structref of 20 arrays": lambda: _structref(sr),
+        "one buffer + B": lambda: _buffer(buf, batch),
     }
     for call in out.values():
         call()
