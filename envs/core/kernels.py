@@ -10,8 +10,12 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
 ----------------------------------------------------------------------------------
 1. **Kernels**: ``envs/<game>/kernels.py`` holds only functions decorated with
    :func:`kernel` (``njit(cache=True, _nrt=False)``).  Per-game helpers
-   (``_step_one(i, ...)``, ``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read
-   like the rules; the exported kernels (``new_games``, ``legal_mask``, ``step``,
+   (``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read like the rules.  Three
+   public per-game functions, also inline, are the rules of one game ``i`` for compiled
+   callers (a search's play-out) as for the batch loops: ``step_one(i, a, r, *arrays,
+   rewards, ...)`` applies action ``a`` (rewards into row ``r``), ``mask_one(i, *arrays,
+   row)`` and ``observe_one(i, seat, *arrays, row)`` fill one row of a mask or an
+   observation.  The exported kernels (``new_games``, ``legal_mask``, ``step``,
    ``step_rows``, ``observe``) are plain ``for i in range(B)`` loops over them.  They
    take the state's arrays one by one (numba takes no dataclasses), with the same
    fields, dtypes and layout as before, and mutate them in place (``dice[i] = ...``).
