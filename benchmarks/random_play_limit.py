@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from envs.core.kernels import draw_int, kernel
+from envs.core.kernels import draw_int, kernel, legal_count, nth_legal
 from envs.gostop import deal as _gostop_deal
 from envs.gostop import kernels as _gostop
 from envs.rainbow_dice import kernels as _rainbow
@@ -36,21 +36,9 @@ _BENCH_KEY = np.uint64(0x9E3779B97F4A7C15)  # the stream of the limit's random p
 def choose(mask, draws, actions):
     """``actions[i]``: a uniform legal action of every row of ``mask`` (0 for an empty row),
     from draw ``draws`` of the policy's stream (one draw per row)."""
-    A = mask.shape[1]
     for i in range(mask.shape[0]):
-        k = 0
-        for a in range(A):
-            k += mask[i, a]
-        actions[i] = 0
-        if k == 0:
-            continue
-        r = draw_int(_BENCH_KEY, draws + np.uint64(i), k)
-        seen = 0
-        for a in range(A):
-            seen += mask[i, a]
-            if seen > r:
-                actions[i] = a
-                break
+        k = legal_count(mask, i)
+        actions[i] = nth_legal(mask, i, draw_int(_BENCH_KEY, draws + np.uint64(i), k)) if k else 0
 
 
 @kernel(inline=True)

@@ -229,22 +229,33 @@ def accept_candidates(mask, todo, cand, actions):
     return left[:n]
 
 
+@kernel(inline=True)
+def legal_count(mask, row):
+    """The number of legal actions in row ``row`` of a (B, A) bool mask."""
+    k = 0
+    for a in range(mask.shape[1]):
+        k += mask[row, a]
+    return k
+
+
+@kernel(inline=True)
+def nth_legal(mask, row, r):
+    """The ``r``-th legal action (counting from 0) of row ``row`` of a (B, A) bool mask, for
+    ``r`` below :func:`legal_count`; -1 otherwise."""
+    seen = 0
+    for a in range(mask.shape[1]):
+        seen += mask[row, a]
+        if seen > r:
+            return a
+    return -1
+
+
 @kernel
 def pick_nth_legal(mask, todo, u, actions):
     """The fallback of ``sample_legal``: row ``todo[j]`` takes its ``int(u[j] * k)``-th legal
     action (``k`` legal actions; rows with none keep their action)."""
-    A = mask.shape[1]
     for j in range(todo.shape[0]):
         row = todo[j]
-        k = 0
-        for a in range(A):
-            k += mask[row, a]
-        if k == 0:
-            continue
-        r = np.int64(u[j] * k)
-        seen = 0
-        for a in range(A):
-            seen += mask[row, a]
-            if seen > r:
-                actions[row] = a
-                break
+        k = legal_count(mask, row)
+        if k:
+            actions[row] = nth_legal(mask, row, np.int64(u[j] * k))
