@@ -7,8 +7,14 @@ and the acting seat's observations.  Actions are uniformly random legal ones (on
 loop; finished games are replaced at once (counted too).  Measured side by side in one
 run:
 
-* **core**: the batched core (the compiled rules) at batch size B, and the mean time of one
-  ``game.step`` call;
+* **core**: the batched core (the compiled rules) at batch size B through the trusted calls
+  (``check=False``), and the mean time of one ``game.step`` call;
+* **checked**: the same loop through the public calls as a user makes them (``check=True``, the
+  default: every call validates the state, the actions and the ``where`` argument);
+* **limit**: the minimal compiled random-play kernel of :mod:`benchmarks.random_play_limit`, one
+  compiled call per step choosing, stepping, masking and observing: the cost floor of a
+  compiled step per Python call.  ``core %`` and ``checked %`` are the core's steps per second
+  as a share of the limit's;
 * **oracle**: the same loop on the game's former numpy core, kept as the test oracle in
   ``tests/oracles/`` (only in a source checkout; absent for games without one); core and
   oracle alternate in short rounds, so both see the same machine load;
@@ -37,6 +43,8 @@ from envs.adapters.gym_env import MadangEnv
 from envs.core.sampling import sample_legal
 from envs.registration import game_class
 
+from .random_play_limit import bench_limit
+
 DEFAULT_BATCHES = (1, 16, 256, 4096, 16384)
 _ORACLES = Path(__file__).resolve().parent.parent / "tests" / "oracles"
 
@@ -55,6 +63,20 @@ class BenchResult:
     oracle_steps_per_s: float | None = None
     step_us: float = 0.0
     oracle_step_us: float | None = None
+    checked_steps_per_s: float | None = None
+    limit_steps_per_s: float | None = None
+
+    @property
+    def limit_share(self) -> float | None:
+        """The core's (``check=False``) steps per second as a share of the limit kernel's."""
+        return None if self.limit_steps_per_s is None else self.steps_per_s / self.limit_steps_per_s
+
+    @property
+    def checked_limit_share(self) -> float | None:
+        """The checked core's (``check=True``) steps per second as a share of the limit kernel's."""
+        if self.limit_steps_per_s is None or self.checked_steps_per_s is None:
+            return None
+        return self.checked_steps_per_s / self.limit_steps_per_s
 
     @property
     def ratio(self) -> float:
@@ -72,7 +94,8 @@ class BenchResult:
         return None if self.oracle_step_us is None else self.oracle_step_us / self.step_us
 
     def as_dict(self) -> dict:
-        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio, step_ratio=self.step_ratio)
+        return dict(asdict(self), ratio=self.ratio, oracle_ratio=self.oracle_ratio, step_ratio=self.step_ratio,
+                    limit_share=self.limit_share, checked_limit_share=self.checked_limit_share)
 
 
 def oracle_class(game_name: str):
@@ -92,9 +115,10 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def bench_batched(game_name: str, batch: int, seconds: float = 1.0, seed: int = 0, core=None,
-                  **config) -> tuple[float, int, float]:
+                  check: bool = False, **config) -> tuple[float, int, float]:
     """Env steps/s of a batched core (default the game's; ``core`` another ``Game`` class).
 
+    ``check``: every call validates (the public default) instead of the trusted loop.
     Returns ``(steps_per_s, steps, step_us)``: ``step_us`` is the mean time of one
     ``game.step`` call alone (the rules applying B actions), in microseconds.
     """
@@ -108,11 +132,11 @@ def bench_batched(game_name: str, batch: int, seconds: float = 1.0, seed: int = 
     while True:
         actions = random_legal(mask, rng)
         t0 = time.perf_counter()
-        game.step(state, actions, check=False)
+        game.step(state, actions, check=check)
         t1 = time.perf_counter()
-        game.reset_where(state, state.done, check=False)  # the trusted loop of a trainer
-        mask = game.legal_mask(state, check=False)
-        obs = game.observe(state, check=False)
+        game.reset_where(state, state.done, check=check)  # unchecked: the trusted loop of a trainer
+        mask = game.legal_mask(state, check=check)
+        obs = game.observe(state, check=check)
         steps, calls, in_step = steps + batch, calls + 1, in_step + (t1 - t0)
         if t1 >= deadline:
             break
@@ -220,14 +244,25 @@ def bench_aec(game_name: str, seconds: float = 1.0, seed: int = 0, **config) -> 
     return {"steps_per_s": steps / (time.perf_counter() - start), "steps": steps}
 
 
+def _measure(game_name: str, batch: int, seconds: float, seed: int, core, check: bool, **config) -> tuple:
+    """``(steps_per_s, steps, step_us)`` of one entry of :func:`_interleaved`'s ``cores``."""
+    if core == "limit":
+        return (*bench_limit(game_name, batch, seconds, seed=seed, **config), 0.0)
+    return bench_batched(game_name, batch, seconds, seed=seed, core=core, check=check, **config)
+
+
 def _interleaved(game_name: str, batch: int, seconds: float, cores: list, rounds: int, **config) -> list:
-    """``bench_batched`` of each core in ``cores`` (None: the game's), alternating in ``rounds``
-    rounds of ``seconds / rounds`` each, so that every core sees the same machine load.
-    Returns one ``(steps_per_s, steps, step_us)`` per core, over all its rounds."""
+    """:func:`_measure` of each ``(core, check)`` in ``cores`` (core None: the game's; the string
+    ``"limit"``: :func:`~benchmarks.random_play_limit.bench_limit`), after a warm-up of each,
+    alternating in ``rounds`` rounds of ``seconds / rounds`` each, so that every one sees the
+    same machine load.  Returns one ``(steps_per_s, steps, step_us)`` per entry, over all its
+    rounds (``step_us`` 0 for the limit, which has no separate step call)."""
+    for core, check in cores:  # compiled or loaded from the cache before any clock runs
+        _measure(game_name, batch, 0.0, 0, core, check, **config)
     totals = [[0, 0.0, 0.0] for _ in cores]  # steps, seconds, seconds inside step
     for r in range(rounds):
-        for k, core in enumerate(cores):
-            sps, n, step_us = bench_batched(game_name, batch, seconds / rounds, seed=r, core=core, **config)
+        for k, (core, check) in enumerate(cores):
+            sps, n, step_us = _measure(game_name, batch, seconds / rounds, r, core, check, **config)
             totals[k][0] += n
             totals[k][1] += n / sps
             totals[k][2] += step_us * 1e-6 * (n // batch)
@@ -235,13 +270,15 @@ def _interleaved(game_name: str, batch: int, seconds: float, cores: list, rounds
 
 
 def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, rounds: int = 3, **config):
-    """Yield a :class:`BenchResult` per batch size: the core and its oracle alternate over
-    ``rounds`` rounds (``seconds`` each in all), then the per-game loop runs."""
+    """Yield a :class:`BenchResult` per batch size: the core (trusted and checked), the limit
+    kernel and the oracle alternate over ``rounds`` rounds (``seconds`` each), then the
+    per-game loop runs."""
     oracle = oracle_class(game_name)
-    cores = [None] if oracle is None else [None, oracle]
+    cores = [(None, False), (None, True), ("limit", False)] + ([] if oracle is None else [(oracle, False)])
     for b in batches:
         measured = _interleaved(game_name, b, seconds, cores, rounds, **config)
         sps, n, step_us = measured[0]
-        osps, _, ostep_us = measured[1] if oracle is not None else (None, 0, None)
+        osps, _, ostep_us = measured[3] if oracle is not None else (None, 0, None)
         lsps, ln = bench_loop(game_name, b, seconds, **config)
-        yield BenchResult(game_name, b, sps, lsps, n, ln, osps, step_us, ostep_us)
+        yield BenchResult(game_name, b, sps, lsps, n, ln, osps, step_us, ostep_us,
+                          checked_steps_per_s=measured[1][0], limit_steps_per_s=measured[2][0])

@@ -30,6 +30,9 @@ def test_bench_json(capsys):
     for r in rows[:2]:
         assert r["game"] == "yacht" and r["steps_per_s"] > 0 and r["loop_steps_per_s"] > 0
         assert r["oracle_steps_per_s"] > 0 and r["oracle_ratio"] > 0  # the numpy oracle, side by side
+        assert r["checked_steps_per_s"] > 0 and r["limit_steps_per_s"] > 0  # check=True and the limit kernel
+        assert r["limit_share"] == r["steps_per_s"] / r["limit_steps_per_s"]
+        assert r["checked_limit_share"] == r["checked_steps_per_s"] / r["limit_steps_per_s"]
     envs = rows[2]
     assert envs["game"] == "yacht" and envs["single_env"]["steps"] > 0 and envs["aec"]["steps_per_s"] > 0
     assert 0 < envs["single_env"]["env_us_per_step"] <= envs["single_env"]["us_per_step"]
@@ -45,6 +48,7 @@ def test_bench_table(capsys):
     assert main(["bench", "yacht", "--batch", "4", "--seconds", "0.02"]) == 0
     out = capsys.readouterr().out
     assert "core steps/s" in out and "numpy oracle" in out and "yacht" in out
+    assert "limit" in out and "checked %" in out
     assert "single env (gymnasium.make)" in out and "AEC loop" in out
 
 

@@ -87,3 +87,40 @@ def test_corrupted_cache_files_are_discarded_recompiled_and_saved_again(tmp_path
     assert "CorruptCacheWarning" not in stderr and warm["digest"] == cold["digest"]
     missed = {k: v for k, v in warm["kernels"].items() if v["misses"] or not v["hits"]}
     assert warm["kernels"] and not missed, f"recompiled in the third process: {missed}"
+
+
+_TABLE_KERNEL = """
+from envs.core.kernels import kernel
+from .table import TABLE
+
+
+@kernel
+def first():
+    return TABLE[0]
+"""
+
+
+def _first_of_table(root: Path, cache_dir: Path) -> int:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir), "OMP_NUM_THREADS": "1",
+           "PYTHONPATH": os.pathsep.join([str(root), str(WORKLOAD.parent.parent)])}
+    r = subprocess.run([sys.executable, "-c", "from tablepkg.kern import first; print(first())"],
+                       capture_output=True, text=True, env=env, cwd=root)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return int(r.stdout.split()[-1])
+
+
+def test_a_kernel_cache_is_keyed_on_the_tables_it_imports(tmp_path):
+    """Changing a table's module recompiles the kernels that read it (numba alone keys its cache
+    on the kernel's own file and would load the stale table)."""
+    from envs.core.numba_cache import dependency_files
+
+    assert {"dice.py", "scoring.py", "observation.py"} <= {Path(f).name for f in dependency_files("envs.yacht.kernels")}
+    pkg = tmp_path / "tablepkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "kern.py").write_text(_TABLE_KERNEL)
+    (pkg / "table.py").write_text("import numpy as np\nTABLE = np.array([1, 2, 3])\n")
+    assert _first_of_table(tmp_path, tmp_path / "cache") == 1
+    assert any((tmp_path / "cache").rglob("*.nbi"))
+    (pkg / "table.py").write_text("import numpy as np\nTABLE = np.array([7, 2, 3, 4])\n")
+    assert _first_of_table(tmp_path, tmp_path / "cache") == 7

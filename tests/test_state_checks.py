@@ -160,6 +160,22 @@ def test_reset_where_replaces_games_whatever_they_hold_and_checks_the_others():
     assert fresh.batch_size == 4
 
 
+def test_reset_where_with_a_bool_mask_checks_the_games_it_keeps_whatever_the_mask_layout():
+    game = GoStop()
+    state = _played(game, batch=4)
+    state.stock_top[2] = 127  # game 2 is broken
+    read_only = np.array([False, False, True, False])
+    read_only.flags.writeable = False
+    strided = np.array([[False, 0], [False, 0], [True, 0], [False, 0]], dtype=bool)[:, 0]
+    for where in (np.array([False, False, True, False]), read_only, strided):
+        broken = state.copy()
+        assert game.reset_where(broken, where).tolist() == [2]  # replacing the broken game is fine
+        game.check_state(broken)
+        broken.stock_top[1] = 127
+        _refused(lambda: game.reset_where(broken, where), "game 1", broken)
+    _refused(lambda: game.reset_where(state, np.zeros(4, bool)), "game 2", state)
+
+
 # ---------------------------------------------------------------- where rule
 @pytest.mark.parametrize("game", GAMES_UNDER_TEST, ids=lambda g: g.name)
 def test_one_where_rule_for_step_where_and_reset_where(game):

@@ -151,7 +151,8 @@ def _cmd_bench(args) -> int:
                          "e.g. --seconds 0.5")
     if not args.json:
         print(f"{'game':<14}{'batch':>7}{'core steps/s':>15}{'numpy oracle':>14}{'ratio':>8}"
-              f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}")
+              f"{'step() µs':>11}{'oracle':>10}{'ratio':>8}{'loop steps/s':>14}{'ratio':>9}"
+              f"{'checked':>12}{'limit':>12}{'core %':>8}{'checked %':>10}")
     for game in games:
         for row in run(game, batches, seconds=args.seconds):
             if args.json:
@@ -162,7 +163,9 @@ def _cmd_bench(args) -> int:
                 f"{row.oracle_step_us:,.1f}", f"{row.step_ratio:.1f}x")
             print(f"{row.game:<14}{row.batch:>7}{row.steps_per_s:>15,.0f}{oracle[0]:>14}{oracle[1]:>8}"
                   f"{row.step_us:>11,.1f}{oracle[2]:>10}{oracle[3]:>8}"
-                  f"{row.loop_steps_per_s:>14,.0f}{row.ratio:>8.1f}x", flush=True)
+                  f"{row.loop_steps_per_s:>14,.0f}{row.ratio:>8.1f}x{row.checked_steps_per_s:>12,.0f}"
+                  f"{row.limit_steps_per_s:>12,.0f}{100 * row.limit_share:>7.0f}%{100 * row.checked_limit_share:>9.0f}%",
+                  flush=True)
         if args.no_envs:
             continue
         single, aec = bench_single_env(game, args.seconds), bench_aec(game, args.seconds)

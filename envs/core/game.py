@@ -433,11 +433,17 @@ class Game:
         anything).
         """
         if check:
-            self._check(state, 0, 0)
-            rows = rows_of(where, state.batch_size)
-            replaced = np.zeros(state.batch_size, dtype=bool)
-            replaced[rows] = True
-            self._check(state, skip=replaced)
+            done = getattr(state, "done", None)
+            if (isinstance(where, np.ndarray) and where.dtype == bool and isinstance(done, np.ndarray)
+                    and where.shape == done.shape and where.flags.c_contiguous and where.flags.writeable):
+                self._check(state, skip=where)  # a (B,) mask as the check kernel takes it: one check
+                rows = np.flatnonzero(where)
+            else:
+                self._check(state, 0, 0)
+                rows = rows_of(where, state.batch_size)
+                replaced = np.zeros(state.batch_size, dtype=bool)
+                replaced[rows] = True
+                self._check(state, skip=replaced)
         else:
             where = np.asarray(where)
             rows = np.flatnonzero(where) if where.dtype == bool else where.astype(np.int64)

@@ -10,8 +10,12 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
 ----------------------------------------------------------------------------------
 1. **Kernels**: ``envs/<game>/kernels.py`` holds only functions decorated with
    :func:`kernel` (``njit(cache=True, _nrt=False)``).  Per-game helpers
-   (``_step_one(i, ...)``, ``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read
-   like the rules; the exported kernels (``new_games``, ``legal_mask``, ``step``,
+   (``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read like the rules.  Three
+   public per-game functions, also inline, are the rules of one game ``i`` for compiled
+   callers (a search's play-out) as for the batch loops: ``step_one(i, a, r, *arrays,
+   rewards, ...)`` applies action ``a`` (rewards into row ``r``), ``mask_one(i, *arrays,
+   row)`` and ``observe_one(i, seat, *arrays, row)`` fill one row of a mask or an
+   observation.  The exported kernels (``new_games``, ``legal_mask``, ``step``,
    ``step_rows``, ``observe``) are plain ``for i in range(B)`` loops over them.  They
    take the state's arrays one by one (numba takes no dataclasses), with the same
    fields, dtypes and layout as before, and mutate them in place (``dice[i] = ...``).
@@ -20,10 +24,10 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    numba's runtime on, each call of a helper from the batch loop pays atomic reference
    counts on every array argument: Yacht's step ran 5-10x slower that way.
 3. **Tables are module globals** of the kernel module (numba freezes them into the
-   compiled code; passing them as arguments costs ~0.1 µs each per call).  Caveat: the
-   disk cache is keyed on the kernel file only, so after changing a table's source module,
-   touch the kernel file (or delete its ``__pycache__/*.nbi``); the differential test
-   catches stale tables.
+   compiled code; passing them as arguments costs ~0.1 µs each per call).  The disk cache
+   is keyed on the source files of every module the kernel's module imports names from
+   (:func:`~envs.core.numba_cache.dependency_files`), so changing a table's module
+   recompiles the kernels that read it.
 4. **uint64 arithmetic**: numba turns ``uint64 op int64`` into float64.  Keep every
    operand of a stream computation uint64 (``np.uint64(...)``, the ``_S*`` shift
    constants).  Draw with :func:`draw_u64`, :func:`draw_int`, :func:`draw_ints` and
@@ -225,22 +229,33 @@ def accept_candidates(mask, todo, cand, actions):
     return left[:n]
 
 
+@kernel(inline=True)
+def legal_count(mask, row):
+    """The number of legal actions in row ``row`` of a (B, A) bool mask."""
+    k = 0
+    for a in range(mask.shape[1]):
+        k += mask[row, a]
+    return k
+
+
+@kernel(inline=True)
+def nth_legal(mask, row, r):
+    """The ``r``-th legal action (counting from 0) of row ``row`` of a (B, A) bool mask, for
+    ``r`` below :func:`legal_count`; -1 otherwise."""
+    seen = 0
+    for a in range(mask.shape[1]):
+        seen += mask[row, a]
+        if seen > r:
+            return a
+    return -1
+
+
 @kernel
 def pick_nth_legal(mask, todo, u, actions):
     """The fallback of ``sample_legal``: row ``todo[j]`` takes its ``int(u[j] * k)``-th legal
     action (``k`` legal actions; rows with none keep their action)."""
-    A = mask.shape[1]
     for j in range(todo.shape[0]):
         row = todo[j]
-        k = 0
-        for a in range(A):
-            k += mask[row, a]
-        if k == 0:
-            continue
-        r = np.int64(u[j] * k)
-        seen = 0
-        for a in range(A):
-            seen += mask[row, a]
-            if seen > r:
-                actions[row] = a
-                break
+        k = legal_count(mask, row)
+        if k:
+            actions[row] = nth_legal(mask, row, np.int64(u[j] * k))

@@ -307,27 +307,33 @@ def deal_given(orders, first, key, counter, to_move, done, hands, layout, captur
 
 
 # ---------------------------------------------------------------------- masks
+@kernel(inline=True)
+def mask_one(i, phase, to_move, hands, layout, played, flipped, row):
+    """Fill ``row`` (98,) with the legal actions of game ``i``'s pending decision (all False
+    once over): the per-game body of :func:`legal_mask`."""
+    row[:] = False
+    ph = phase[i]
+    if ph == PLAY:
+        x, base = hands[i, to_move[i]], 0
+    elif ph == HAND_CHOICE:
+        x, base = layout[i] & _MONTH_MASK_OF[played[i]], CHOOSE_START
+    elif ph == STOCK_CHOICE:
+        x, base = layout[i] & _MONTH_MASK_OF[flipped[i]], CHOOSE_START
+    else:
+        if ph == GO_STOP:
+            row[GO] = True
+            row[STOP] = True
+        return
+    while x != _Z:
+        row[base + trailing_zeros(x)] = True
+        x &= x - _U1
+
+
 @kernel
 def legal_mask(phase, to_move, hands, layout, played, flipped, out):
     """Fill ``out`` (B, 98) with the legal actions of the pending decision (all False once over)."""
     for i in range(out.shape[0]):
-        row = out[i]
-        row[:] = False
-        ph = phase[i]
-        if ph == PLAY:
-            x, base = hands[i, to_move[i]], 0
-        elif ph == HAND_CHOICE:
-            x, base = layout[i] & _MONTH_MASK_OF[played[i]], CHOOSE_START
-        elif ph == STOCK_CHOICE:
-            x, base = layout[i] & _MONTH_MASK_OF[flipped[i]], CHOOSE_START
-        else:
-            if ph == GO_STOP:
-                row[GO] = True
-                row[STOP] = True
-            continue
-        while x != _Z:
-            row[base + trailing_zeros(x)] = True
-            x &= x - _U1
+        mask_one(i, phase, to_move, hands, layout, played, flipped, out[i])
 
 
 # ----------------------------------------------------------------------- step
@@ -407,11 +413,13 @@ def _resolve(i, stock_pick, to_move, hands, layout, captured, ppuk_owner, go_cou
 
 
 @kernel(inline=True)
-def _step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
+def step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
               ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped,
               winner, payout, reason, rewards):
-    """Apply the legal action ``a`` to game ``i``; its rewards go to row ``r`` (a finished game
-    is left untouched).
+    """Apply the legal action ``a`` to game ``i``; its rewards go to row ``r`` of ``rewards``
+    (written only when the deal ends; a finished game is left untouched).  The arguments after
+    ``r`` are the state arrays in the order of :data:`FIELDS`, then ``rewards``: the per-game
+    body of :func:`step_rows`, for compiled callers (a play-out) too.
 
     PLAY (or a HAND_CHOICE) is followed by the flip of the top stock card, unless a choice is
     pending; the turn resolves once both cards are matched; then the mover decides Go/Stop,
@@ -492,7 +500,7 @@ def step_rows(rows, actions, to_move, done, hands, layout, captured, stock, stoc
     """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, 2),
     zeroed.  ``Game.step`` passes every row in order."""
     for j in range(rows.shape[0]):
-        _step_one(rows[j], actions[j], j, to_move, done, hands, layout, captured, stock, stock_top,
+        step_one(rows[j], actions[j], j, to_move, done, hands, layout, captured, stock, stock_top,
                   stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played,
                   hand_pick, flipped, winner, payout, reason, rewards)
 
@@ -512,63 +520,71 @@ def _put_stat(row, at, t, value):
     row[at] = _ONE_F if v > _ONE_F else v
 
 
+@kernel(inline=True)
+def observe_one(i, seat, to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score, ppuk_count,
+                score, phase, played, hand_pick, flipped, stock_top, stock_end, row):
+    """Fill ``row`` (445,) with game ``i``'s observation from ``seat``'s point of view: the
+    per-game body of :func:`observe`."""
+    me = seat
+    op = 1 - me
+    L = layout[i]
+    hand, cap_me, cap_op = hands[i, me], captured[i, me], captured[i, op]
+    bp, bf = _BIT[played[i]], _BIT[flipped[i]]
+    _put_cards(row, 0, hand)
+    _put_cards(row, 48, L)
+    _put_cards(row, 96, cap_me)
+    _put_cards(row, 144, cap_op)
+    _put_cards(row, 192, ~(hand | L | cap_me | cap_op | bp | bf) & _ALL)
+    _put_cards(row, 240, bp)
+    _put_cards(row, 288, bf)
+    _put_cards(row, 336, _BIT[hand_pick[i]])
+
+    for k in range(_PILES, _PILES + 36):
+        row[k] = 0.0
+    piles = False  # every pile is a 3-card month
+    for m in range(12):
+        if month_count(L, m) == 3:
+            piles = True
+    if piles:
+        for m in range(12):
+            owner = ppuk_owner[i, m]
+            if owner < 0:
+                if month_count(L, m) == 3:
+                    row[_PILES + m] = 1.0
+            elif owner == me:
+                row[_PILES + 12 + m] = 1.0
+            elif owner == op:
+                row[_PILES + 24 + m] = 1.0
+
+    ph, over = phase[i], done[i]
+    for k in range(4):
+        row[_DECISION + k] = 1.0 if ph == k else 0.0
+    row[_DECISION + 4] = 1.0 if to_move[i] == me and not over else 0.0
+    left = popcount(hands[i, to_move[i]])
+    row[_DECISION + 5] = 1.0 if not over and left == (1 if ph == PLAY else 0) else 0.0
+
+    for j in range(2):
+        s = me if j == 0 else op
+        at = _STATS + _NUM_STATS * j
+        cap = captured[i, s]
+        _put_stat(row, at, 0, popcount(hands[i, s]))
+        _put_stat(row, at + 1, 1, go_count[i, s])
+        _put_stat(row, at + 2, 2, go_score[i, s])
+        _put_stat(row, at + 3, 3, ppuk_count[i, s])
+        _put_stat(row, at + 4, 4, score[i, s])
+        _put_stat(row, at + 5, 5, popcount(cap & _M_BRIGHTS))
+        _put_stat(row, at + 6, 6, popcount(cap & _M_ANIMALS))
+        _put_stat(row, at + 7, 7, popcount(cap & _M_RIBBONS))
+        _put_stat(row, at + 8, 8, popcount(cap & _M_SINGLE) + 2 * popcount(cap & _M_TWO_UNITS))
+    v = np.float32(stock_end[i] - stock_top[i]) * _STOCK_SCALE
+    row[_STOCK] = _ONE_F if v > _ONE_F else v
+
+
 @kernel
 def observe(seats, to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score,
             ppuk_count, score, phase, played, hand_pick, flipped, stock_top, stock_end, out):
     """Fill ``out`` (B, 445) with every game's observation from ``seats[i]``'s point of view
     (layout in :mod:`envs.gostop.observation`)."""
     for i in range(out.shape[0]):
-        row = out[i]
-        me = seats[i]
-        op = 1 - me
-        L = layout[i]
-        hand, cap_me, cap_op = hands[i, me], captured[i, me], captured[i, op]
-        bp, bf = _BIT[played[i]], _BIT[flipped[i]]
-        _put_cards(row, 0, hand)
-        _put_cards(row, 48, L)
-        _put_cards(row, 96, cap_me)
-        _put_cards(row, 144, cap_op)
-        _put_cards(row, 192, ~(hand | L | cap_me | cap_op | bp | bf) & _ALL)
-        _put_cards(row, 240, bp)
-        _put_cards(row, 288, bf)
-        _put_cards(row, 336, _BIT[hand_pick[i]])
-
-        for k in range(_PILES, _PILES + 36):
-            row[k] = 0.0
-        piles = False  # every pile is a 3-card month
-        for m in range(12):
-            if month_count(L, m) == 3:
-                piles = True
-        if piles:
-            for m in range(12):
-                owner = ppuk_owner[i, m]
-                if owner < 0:
-                    if month_count(L, m) == 3:
-                        row[_PILES + m] = 1.0
-                elif owner == me:
-                    row[_PILES + 12 + m] = 1.0
-                elif owner == op:
-                    row[_PILES + 24 + m] = 1.0
-
-        ph, over = phase[i], done[i]
-        for k in range(4):
-            row[_DECISION + k] = 1.0 if ph == k else 0.0
-        row[_DECISION + 4] = 1.0 if to_move[i] == me and not over else 0.0
-        left = popcount(hands[i, to_move[i]])
-        row[_DECISION + 5] = 1.0 if not over and left == (1 if ph == PLAY else 0) else 0.0
-
-        for j in range(2):
-            s = me if j == 0 else op
-            at = _STATS + _NUM_STATS * j
-            cap = captured[i, s]
-            _put_stat(row, at, 0, popcount(hands[i, s]))
-            _put_stat(row, at + 1, 1, go_count[i, s])
-            _put_stat(row, at + 2, 2, go_score[i, s])
-            _put_stat(row, at + 3, 3, ppuk_count[i, s])
-            _put_stat(row, at + 4, 4, score[i, s])
-            _put_stat(row, at + 5, 5, popcount(cap & _M_BRIGHTS))
-            _put_stat(row, at + 6, 6, popcount(cap & _M_ANIMALS))
-            _put_stat(row, at + 7, 7, popcount(cap & _M_RIBBONS))
-            _put_stat(row, at + 8, 8, popcount(cap & _M_SINGLE) + 2 * popcount(cap & _M_TWO_UNITS))
-        v = np.float32(stock_end[i] - stock_top[i]) * _STOCK_SCALE
-        row[_STOCK] = _ONE_F if v > _ONE_F else v
+        observe_one(i, seats[i], to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score,
+                    ppuk_count, score, phase, played, hand_pick, flipped, stock_top, stock_end, out[i])

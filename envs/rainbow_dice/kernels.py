@@ -115,13 +115,13 @@ def legal_mask(to_move, phase, die_actions, tokens, code, piles, out):
         for i in range(start, stop):
             touched ^= _SAT_BITS[code[i]]
         for i in range(start, stop):
-            _mask_one(i, to_move, phase, die_actions, tokens, code, piles, out[i])
+            mask_one(i, to_move, phase, die_actions, tokens, code, piles, out[i])
     return touched
 
 
 @kernel(inline=True)
-def _mask_one(i, to_move, phase, die_actions, tokens, code, piles, row):
-    """Write game ``i``'s legal actions into ``row`` (145,)."""
+def mask_one(i, to_move, phase, die_actions, tokens, code, piles, row):
+    """Write game ``i``'s legal actions into ``row`` (145,): the per-game body of :func:`legal_mask`."""
     for a in range(NUM_ACTIONS):
         row[a] = False
     ph = phase[i]
@@ -204,9 +204,10 @@ def _buy(i, seat, h, cards, rank_cards, supply, piles, limited):
 
 
 @kernel(inline=True)
-def _step_one(i, a, r, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens,
+def step_one(i, a, r, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens,
               cards, supply, piles, rank_cards, score, rewards, score_rewards, limited):
-    """Apply action ``a`` to game ``i`` (not over, ``a`` legal); its rewards go to row ``r``."""
+    """Apply action ``a`` to game ``i`` (not over, ``a`` legal); its rewards go to row ``r`` of
+    ``rewards``: the per-game body of :func:`step` and :func:`step_rows`, for compiled callers too."""
     P = tokens.shape[1]
     seat = np.int64(to_move[i])
     fresh = draw_int(key[i], counter[i], NUM_OUTCOMES)  # every step draws one throw
@@ -297,7 +298,7 @@ def step(actions, to_move, done, key, counter, code, phase, free_rerolls, die_ac
     finite (``copies_per_hand`` not None) and is decremented by every card taken.
     """
     for i in range(actions.shape[0]):
-        _step_one(i, actions[i], i, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_,
+        step_one(i, actions[i], i, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_,
                   tokens, cards, supply, piles, rank_cards, score, rewards, score_rewards, limited)
 
 
@@ -306,7 +307,7 @@ def step_rows(rows, actions, to_move, done, key, counter, code, phase, free_rero
               cards, supply, piles, rank_cards, score, rewards, score_rewards, limited):
     """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, P)."""
     for j in range(rows.shape[0]):
-        _step_one(rows[j], actions[j], j, to_move, done, key, counter, code, phase, free_rerolls, die_actions,
+        step_one(rows[j], actions[j], j, to_move, done, key, counter, code, phase, free_rerolls, die_actions,
                   round_, tokens, cards, supply, piles, rank_cards, score, rewards, score_rewards, limited)
 
 
@@ -339,9 +340,10 @@ def _reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats):
 
 
 @kernel(inline=True)
-def _observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
+def observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
                  seats, reach, row):
-    """Write game ``i``'s observation from ``seats[i]``'s point of view into ``row`` (335,).
+    """Write game ``i``'s observation from ``seats[i]``'s point of view into ``row`` (335,): the
+    per-game body of :func:`observe` (``reach`` is ``turn_dp.reach_table()``).
 
     The row is zeroed, then its non-zero entries are written (a select of 0 or 1 per entry
     is several times slower).
@@ -397,6 +399,6 @@ def observe(code, phase, free_rerolls, die_actions, round_, supply, tokens, scor
         for i in range(start, stop):
             touched ^= reach[_reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats), 0]
         for i in range(start, stop):
-            _observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
+            observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
                          seats, reach, out[i])
     return touched

@@ -56,20 +56,27 @@ def new_games(key, counter, dice):
 
 
 # ---------------------------------------------------------------------- masks
+@kernel(inline=True)
+def mask_one(i, to_move, done, rolls_left, sheets, row):
+    """Fill ``row`` (44,) with game ``i``'s legal actions (all False when done): the per-game
+    body of :func:`legal_mask`."""
+    if done[i]:
+        row[:] = False
+        return
+    row[0] = False  # rerolling no die is not a move (docs/rules/yacht.md §5.1)
+    can_reroll = rolls_left[i] > 0
+    for a in range(1, SCORE_START):
+        row[a] = can_reroll
+    seat = to_move[i]
+    for c in range(NUM_CATEGORIES):
+        row[SCORE_START + c] = sheets[i, seat, c] < 0
+
+
 @kernel
 def legal_mask(to_move, done, rolls_left, sheets, out):
     """Fill ``out`` (B, 44) with the legal actions of the seat to move (all False when done)."""
     for i in range(out.shape[0]):
-        if done[i]:
-            out[i, :] = False
-            continue
-        out[i, 0] = False  # rerolling no die is not a move (docs/rules/yacht.md §5.1)
-        can_reroll = rolls_left[i] > 0
-        for a in range(1, SCORE_START):
-            out[i, a] = can_reroll
-        seat = to_move[i]
-        for c in range(NUM_CATEGORIES):
-            out[i, SCORE_START + c] = sheets[i, seat, c] < 0
+        mask_one(i, to_move, done, rolls_left, sheets, out[i])
 
 
 # ----------------------------------------------------------------------- step
@@ -122,8 +129,9 @@ def _pass_turn(i, seat, to_move, round_, sheets):
 
 
 @kernel(inline=True)
-def _step_one(i, a, r, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards):
-    """Apply action ``a`` to game ``i`` (not done, ``a`` legal); its rewards go to row ``r``."""
+def step_one(i, a, r, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards):
+    """Apply action ``a`` to game ``i`` (not done, ``a`` legal); its rewards go to row ``r`` of
+    ``rewards``: the per-game body of :func:`step` and :func:`step_rows`, for compiled callers too."""
     finished = False
     if a >= SCORE_START:
         seat = to_move[i]
@@ -156,7 +164,7 @@ def step(actions, to_move, done, key, counter, dice, rolls_left, round_, sheets,
     otherwise a finished game pays the win/loss rewards.
     """
     for i in range(actions.shape[0]):
-        _step_one(i, actions[i], i, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards,
+        step_one(i, actions[i], i, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards,
                   score_rewards)
 
 
@@ -165,32 +173,39 @@ def step_rows(rows, actions, to_move, done, key, counter, dice, rolls_left, roun
               score_rewards):
     """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, P)."""
     for j in range(rows.shape[0]):
-        _step_one(rows[j], actions[j], j, to_move, done, key, counter, dice, rolls_left, round_, sheets,
+        step_one(rows[j], actions[j], j, to_move, done, key, counter, dice, rolls_left, round_, sheets,
                   rewards, score_rewards)
 
 
 # ---------------------------------------------------------------- observation
+@kernel(inline=True)
+def observe_one(i, seat, dice, rolls_left, round_, sheets, row):
+    """Fill ``row`` (156,) with game ``i``'s observation from ``seat``'s point of view: the
+    per-game body of :func:`observe`."""
+    P = sheets.shape[1]
+    k0 = dice[i] * 3 + rolls_left[i]
+    for k in range(HEAD_SIZE):
+        row[k] = HEAD_TABLE[k0, k]
+    row[HEAD_SIZE] = np.float32(round_[i] - 1) * _FROUND
+    for j in range(P):  # the observer first, then the next seats in turn order
+        s = (seat + j) % P
+        base = SEATS_START + j * SEAT_BLOCK
+        row[base] = 1.0
+        total = 0
+        for c in range(NUM_CATEGORIES):
+            v = sheets[i, s, c]
+            row[base + 1 + 2 * c] = CELL_TABLE[v + 1, 0]
+            row[base + 2 + 2 * c] = CELL_TABLE[v + 1, 1]
+            if v > 0:
+                total += v
+        row[base + SEAT_BLOCK - 1] = TOTAL_TABLE[total]
+    for k in range(SEATS_START + P * SEAT_BLOCK, SEATS_START + MAX_SEATS * SEAT_BLOCK):
+        row[k] = 0.0
+
+
 @kernel
 def observe(dice, rolls_left, round_, sheets, seats, out):
     """Fill ``out`` (B, 156) with every game's observation from ``seats[i]``'s point of view
     (layout in :mod:`envs.yacht.observation`)."""
-    P = sheets.shape[1]
     for i in range(out.shape[0]):
-        row = dice[i] * 3 + rolls_left[i]
-        for k in range(HEAD_SIZE):
-            out[i, k] = HEAD_TABLE[row, k]
-        out[i, HEAD_SIZE] = np.float32(round_[i] - 1) * _FROUND
-        for j in range(P):  # the observer first, then the next seats in turn order
-            s = (seats[i] + j) % P
-            base = SEATS_START + j * SEAT_BLOCK
-            out[i, base] = 1.0
-            total = 0
-            for c in range(NUM_CATEGORIES):
-                v = sheets[i, s, c]
-                out[i, base + 1 + 2 * c] = CELL_TABLE[v + 1, 0]
-                out[i, base + 2 + 2 * c] = CELL_TABLE[v + 1, 1]
-                if v > 0:
-                    total += v
-            out[i, base + SEAT_BLOCK - 1] = TOTAL_TABLE[total]
-        for k in range(SEATS_START + P * SEAT_BLOCK, SEATS_START + MAX_SEATS * SEAT_BLOCK):
-            out[i, k] = 0.0
+        observe_one(i, seats[i], dice, rolls_left, round_, sheets, out[i])
