@@ -31,7 +31,7 @@ from agents.base import Bot
 from agents.play import play_out
 from envs.gostop import GoStop
 from envs.gostop.observation import View
-from training.cli import _key_values
+from frontends.cli.common import UsageError, key_values
 from training.evaluate import Z95, seat_swapped_match
 
 KINDS = ("play", "hand_choice", "stock_choice", "go_stop")
@@ -143,7 +143,10 @@ def main(argv=None) -> int:
                    "printing each one's figures as it finishes")
     p.add_argument("--bot-option", nargs="*", metavar="KEY=VALUE", help="gostop-search options")
     args = p.parse_args(argv)
-    options = _key_values(args.bot_option, "--bot-option")
+    try:
+        options = key_values(args.bot_option, "--bot-option", "determinizations=16")
+    except UsageError as e:
+        p.error(f"{e} ({e.hint})")
     print(f"gostop-search options: {options or 'defaults'}")
     for b in args.batch:
         print(json.dumps(decision_times(agents.load("gostop-search", **options), b, args.timing_deals,
