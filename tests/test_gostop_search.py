@@ -12,7 +12,7 @@ import envs  # noqa: F401  (registers the gym ids)
 from agents.gostop_search import GoStopSearchBot
 from envs.core.sampling import sample_legal
 from envs.gostop import GO, GoStop
-from training.cli import main
+from frontends.cli import main
 from training.evaluate import seat_swapped_match
 from tests.gostop_positions import redeal_hidden
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_conformance import CASES, IDS
+from tests.test_conformance import CASES, IDS
 
 from agents import load
 from envs.core.sampling import sample_legal

@@ -11,7 +11,7 @@ import torch
 
 from agents.policy_files import load_policy, save_policy
 from agents.torch_policy import ActorCritic
-from training.cli import main
+from frontends.cli import main
 from training.evaluate import bradley_terry_elo, evaluate_solo, play_match, round_robin
 from training.ppo import PPOConfig, PPOTrainer, Rollout
 

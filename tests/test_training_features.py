@@ -157,7 +157,7 @@ def test_shipped_rainbow_config_is_valid():
 
 def test_ship_from_the_checkpoint_of_a_run(tmp_path, monkeypatch):
     from agents.policy_files import load_policy
-    from training.cli import main
+    from frontends.cli import main
 
     trainer = PPOTrainer(tiny(mix=[], game_config={"num_players": 1}, opponent_pool={}))
     trainer.train(checkpoint_path=tmp_path / "run" / "checkpoint.pt")
