@@ -18,6 +18,8 @@ from training.benchmark.stats import elo_on_ladder, mean_ci
 from frontends.cli import main
 from training.evaluate import seat_swapped_match
 
+pytestmark = pytest.mark.slow
+
 
 # ---------------------------------------------------------------------------------- suites
 def test_every_game_has_suites_with_versioned_ids():

@@ -9,6 +9,8 @@ from frontends.cli import main
 
 ORACLES = Path(__file__).with_name("oracles")  # the numpy oracles, given to `madang bench --oracle`
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def test_solve_prints_the_optimum(capsys):
     assert main(["solve", "yacht"]) == 0

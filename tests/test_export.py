@@ -21,6 +21,8 @@ POLICIES = shipped_policies()
 RANDOM_OBSERVATIONS = 10_000
 TOLERANCE = 1e-4
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def _files(exported, name):
     d = exported(name)

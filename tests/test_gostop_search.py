@@ -19,6 +19,8 @@ from tests.gostop_positions import redeal_hidden
 SMALL = dict(determinizations=2, choice_determinizations=2, go_stop_determinizations=4, candidates=3)
 G = GoStop()
 
+pytestmark = pytest.mark.slow
+
 
 def _positions(n, seed):
     """Live states along mixed greedy / random play, with every decision kind."""

@@ -20,6 +20,8 @@ from training.run import CONFIG_DIR
 
 torch.set_num_threads(1)
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def tiny(**kw) -> PPOConfig:
     base = dict(game="gostop", total_steps=2048, num_envs=32, num_steps=16, minibatch_size=128, hidden=(32,),

@@ -23,6 +23,8 @@ from agents.loaders import kind_of
 from envs.registration import game_class
 from training.evaluate import evaluate_solo, seat_swapped_match
 
+pytestmark = pytest.mark.slow
+
 
 def _positions(game: str, n: int = 64, seed: int = 0):
     """Observations and bool masks of ``n`` decisions from random play (several per game)."""

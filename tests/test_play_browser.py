@@ -16,6 +16,8 @@ from frontends.play.web import create_app
 QUICK_BOTS = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 APP = create_app()
 
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.integration]
+
 
 @pytest.fixture(scope="module")
 def base_url():

@@ -14,6 +14,8 @@ from envs.yacht import CATEGORY_NAMES
 from frontends.play.session import Session
 from frontends.play.terminal import play_game, run
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def console():
     return Console(file=io.StringIO(), width=100, color_system=None)

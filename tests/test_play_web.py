@@ -18,15 +18,17 @@ from starlette.testclient import TestClient
 import agents
 from envs.gostop import cards as C
 from frontends.cli import build_parser
-from tests.play_pages import serving
 from frontends.play.guard import allowed_hosts
 from frontends.play.session import Session
 from frontends.play.web import create_app
+from tests.play_pages import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
 QUICK_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 CARD_KEYS = {"hand", "layout", "captured", "played", "flipped", "card"}
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 class Clock:

@@ -28,6 +28,8 @@ pytest_runtest_setup = requirements.pytest_runtest_setup
 TESTS = '''
 import pytest
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 @pytest.mark.requires("never")
 def test_needs_the_tool():
     pass

@@ -17,6 +17,8 @@ from training.ppo import PPOConfig, PPOTrainer, Rollout
 
 torch.set_num_threads(1)
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def tiny(**kw) -> PPOConfig:
     base = dict(game="yacht", game_config={"num_players": 1}, total_steps=2048, num_envs=64,

@@ -22,6 +22,8 @@ RAINBOW_MIX = [
     {"share": 0.2, "game_config": {"num_players": 4}, "opponents": ["rainbow-simple", "random", "self"]},
 ]
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def tiny(**kw) -> PPOConfig:
     base = dict(game="rainbow_dice", game_config={"copies_per_hand": 10}, total_steps=2048, num_envs=64,

@@ -31,6 +31,8 @@ torch.set_num_threads(1)
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"fcnet_hiddens": [32]}
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
