@@ -59,3 +59,11 @@ def exported(tmp_path_factory):
 import importlib.util  # noqa: E402
 
 collect_ignore = [] if importlib.util.find_spec("ray") else ["rllib"]
+
+
+def pytest_collection_modifyitems(items):
+    """A soak is slow too, so that ``-m "not slow"`` (which replaces pyproject's ``-m 'not soak'``)
+    leaves the soaks out as well."""
+    for item in items:
+        if item.get_closest_marker("soak") and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)

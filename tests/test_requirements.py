@@ -13,6 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 CONFTEST = f'''
 import importlib.util
 
@@ -27,8 +29,6 @@ pytest_runtest_setup = requirements.pytest_runtest_setup
 
 TESTS = '''
 import pytest
-
-pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 @pytest.mark.requires("never")
 def test_needs_the_tool():
