@@ -7,9 +7,9 @@ from envs.registration import GAMES
 
 def run(args) -> int:
     """Run ``madang play`` with the parsed ``args``; returns the exit status."""
-    from ..play.terminal import run
+    from ..play.terminal import run as play_in_terminal
 
-    return run(args.game, args.bot, args.seat, args.seed)
+    return play_in_terminal(args.game, args.bot, args.seat, args.seed)
 
 
 def add_parser(sub) -> None:
