@@ -203,3 +203,14 @@ def test_several_stochastic_rollouts_per_sample():
         bot = agents.load("gostop-search", **dict(SMALL, **options))
         actions = bot.act(obs, mask, np.random.default_rng(0))
         assert mask[np.arange(states.batch_size), actions].all()
+
+
+def test_the_benchmark_parses_its_bot_options():
+    import argparse
+
+    from benchmarks.gostop_search import bot_option
+
+    assert bot_option("determinizations=32") == ("determinizations", 32)
+    assert bot_option("name=x") == ("name", "x")
+    with pytest.raises(argparse.ArgumentTypeError, match="expects KEY=VALUE"):
+        bot_option("determinizations")
