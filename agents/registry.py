@@ -221,3 +221,16 @@ def load(name: str, **options) -> Bot:
     raise ValueError(f"unknown bot {name!r}; available bots: {available()} "
                      "(or the path of policy files: NAME.pt + NAME.json, a run directory, a .onnx file, "
                      "an SB3 .zip, an RLlib checkpoint, or module:attr)")
+
+
+def resolve_bot(spec) -> Bot:
+    """agents' entry point in the ``madang.bot_resolvers`` group (pyproject.toml), through which the
+    envs turn an ``opponents`` entry into a bot without importing agents: a name, path or
+    ``module:attr`` string is :func:`load`-ed, anything else goes through
+    :func:`~agents.loaders.python_ref.as_bot` (a bot as it is, a plain function ``(obs, mask, rng) ->
+    actions`` wrapped).  ``ValueError`` for what is none of these."""
+    if isinstance(spec, str):
+        return load(spec)
+    from .loaders.python_ref import as_bot
+
+    return as_bot(spec)

@@ -31,7 +31,6 @@ from agents.base import Bot
 from agents.play import play_out
 from envs.gostop import GoStop
 from envs.gostop.observation import View
-from training.cli import _key_values
 from training.evaluate import Z95, seat_swapped_match
 
 KINDS = ("play", "hand_choice", "stock_choice", "go_stop")
@@ -132,6 +131,18 @@ def match_table(bot: Bot, deals: int, seed: int, shards: int = 1) -> str:
     return "\n".join(lines)
 
 
+def bot_option(item: str) -> tuple[str, object]:
+    """One ``--bot-option KEY=VALUE`` as ``(KEY, VALUE)``, VALUE decoded as JSON where it parses
+    (``32``, ``0.5``); ``argparse.ArgumentTypeError`` for an item without ``KEY=``."""
+    key, eq, value = item.partition("=")
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expects KEY=VALUE (e.g. determinizations=32), got {item!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
 def main(argv=None) -> int:
     """Command-line entry (see the module docstring)."""
     p = argparse.ArgumentParser(description="gostop-search timing and match against gostop-greedy")
@@ -141,9 +152,9 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shards", type=int, default=1, help="play the match in this many deal ranges, "
                    "printing each one's figures as it finishes")
-    p.add_argument("--bot-option", nargs="*", metavar="KEY=VALUE", help="gostop-search options")
+    p.add_argument("--bot-option", nargs="*", type=bot_option, metavar="KEY=VALUE", help="gostop-search options")
     args = p.parse_args(argv)
-    options = _key_values(args.bot_option, "--bot-option")
+    options = dict(args.bot_option or [])
     print(f"gostop-search options: {options or 'defaults'}")
     for b in args.batch:
         print(json.dumps(decision_times(agents.load("gostop-search", **options), b, args.timing_deals,

@@ -140,7 +140,7 @@ def main(argv=None) -> dict:
     env = {**os.environ, "PYTHONPATH": str(args.root.resolve()), "OMP_NUM_THREADS": "1"}
     load_before = os.getloadavg()
     t0 = time.perf_counter()
-    server = subprocess.Popen([sys.executable, "-m", "training.cli", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "frontends.cli", "serve", "--port", str(port)],
                               env=env, cwd=args.root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         probe = Client(port, Stats())

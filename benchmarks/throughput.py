@@ -15,9 +15,11 @@ run:
   compiled call per step choosing, stepping, masking and observing: the cost floor of a
   compiled step per Python call.  ``core %`` and ``checked %`` are the core's steps per second
   as a share of the limit's;
-* **oracle**: the same loop on the game's former numpy core, kept as the test oracle in
-  ``tests/oracles/`` (only in a source checkout; absent for games without one); core and
-  oracle alternate in short rounds, so both see the same machine load;
+* **oracle**: the same loop on the game's former numpy core, when the caller gives one (from a
+  directory of oracles, :func:`oracle_class`: ``<game>_numpy.py`` files, each defining ``ORACLE``; a source
+  checkout keeps them in ``tests/oracles/`` as the differential tests' oracles, which this
+  module never imports on its own); core and oracle alternate in short rounds, so both see
+  the same machine load;
 * **loop**: a plain Python loop stepping B single envs (the core at batch size 1,
   unwrapped) one after another, what a user without the batched core would write; in
   multi-player games the decisions the env's opponent bots make inside ``step`` count as
@@ -29,7 +31,6 @@ run:
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import sys
 import time
@@ -46,7 +47,6 @@ from envs.registration import game_class
 from .random_play_limit import bench_limit
 
 DEFAULT_BATCHES = (1, 16, 256, 4096, 16384)
-_ORACLES = Path(__file__).resolve().parent.parent / "tests" / "oracles"
 
 
 @dataclass
@@ -98,15 +98,32 @@ class BenchResult:
                     limit_share=self.limit_share, checked_limit_share=self.checked_limit_share)
 
 
-def oracle_class(game_name: str):
-    """The game's numpy oracle class from a source checkout's ``tests/oracles``, or None."""
-    path = _ORACLES / f"{game_name}_numpy.py"
-    if not path.exists():
+def oracle_class(game_name: str, oracle_dir: str | Path | None):
+    """The numpy oracle of ``game_name``: ``ORACLE`` of ``oracle_dir/<game_name>_numpy.py``.
+
+    None when ``oracle_dir`` is None or holds no oracle of this game.  ``ValueError`` when
+    ``oracle_dir`` is not a directory or the file defines no ``ORACLE``.
+    """
+    if oracle_dir is None:
         return None
-    root = str(_ORACLES.parent.parent)
-    if root not in sys.path:
-        sys.path.append(root)
-    return importlib.import_module(f"tests.oracles.{game_name}_numpy").ORACLE
+    directory = Path(oracle_dir)
+    if not directory.is_dir():
+        raise ValueError(f"oracle directory {str(oracle_dir)!r} is not a directory")
+    path = directory / f"{game_name}_numpy.py"
+    if not path.is_file():
+        return None
+    name = f"_madang_bench_oracle_{game_name}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # before running it: dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    if not hasattr(module, "ORACLE"):
+        raise ValueError(f"{path} defines no ORACLE (the game's numpy core class)")
+    return module.ORACLE
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -269,11 +286,11 @@ def _interleaved(game_name: str, batch: int, seconds: float, cores: list, rounds
     return [(n / t, n, 1e6 * in_step / (n // batch)) for n, t, in_step in totals]
 
 
-def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, rounds: int = 3, **config):
+def run(game_name: str, batches=DEFAULT_BATCHES, seconds: float = 1.0, rounds: int = 3, oracle=None,
+        **config):
     """Yield a :class:`BenchResult` per batch size: the core (trusted and checked), the limit
-    kernel and the oracle alternate over ``rounds`` rounds (``seconds`` each), then the
-    per-game loop runs."""
-    oracle = oracle_class(game_name)
+    kernel and the ``oracle`` (a ``Game`` class, e.g. from :func:`oracle_class`; None: no oracle)
+    alternate over ``rounds`` rounds (``seconds`` each in all), then the per-game loop runs."""
     cores = [(None, False), (None, True), ("limit", False)] + ([] if oracle is None else [(oracle, False)])
     for b in batches:
         measured = _interleaved(game_name, b, seconds, cores, rounds, **config)

@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
-sys.path[:0] = [str(DOCS.parent), str(DOCS.parent / "tests")]
+sys.path.insert(0, str(DOCS.parent))
 
-from browser import start_chrome  # noqa: E402
-from play_pages import click_move, full_page_screenshot, serving, start_game  # noqa: E402
+from tests.browser import start_chrome  # noqa: E402
+from tests.play_pages import click_move, full_page_screenshot, serving, start_game  # noqa: E402
 
-from training.play.web import create_app  # noqa: E402
+from frontends.play.web import create_app  # noqa: E402
 
 SHOTS = [
     # game, bots, seed, moves clicked before the picture

@@ -31,7 +31,7 @@ import pytest  # noqa: E402
 def browser():
     """A headless Chromium WebDriver shared by the browser tests (see tests/browser.py); the tests
     that use it need ``browser`` (the project's conftest.py skips them without it)."""
-    from browser import start_chrome
+    from tests.browser import start_chrome
 
     driver = start_chrome()
     yield driver
@@ -42,7 +42,7 @@ def browser():
 def exported(tmp_path_factory):
     """``exported(name)``: the directory holding ``madang export name`` (exported once per session);
     the tests that use it need the onnx extra (the project's conftest.py skips them without it)."""
-    from training.cli import main
+    from frontends.cli import main
 
     root, done = tmp_path_factory.mktemp("exports"), {}
 
@@ -59,3 +59,11 @@ def exported(tmp_path_factory):
 import importlib.util  # noqa: E402
 
 collect_ignore = [] if importlib.util.find_spec("ray") else ["rllib"]
+
+
+def pytest_collection_modifyitems(items):
+    """A soak is slow too, so that ``-m "not slow"`` (which replaces pyproject's ``-m 'not soak'``)
+    leaves the soaks out as well."""
+    for item in items:
+        if item.get_closest_marker("soak") and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)

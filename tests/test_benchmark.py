@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 
 import agents
-import tiny_policies as tiny
+import tests.tiny_policies as tiny
 from envs.registration import GAMES
 from training.benchmark import SUITES, compare, get_suite, play, read_result, suites_for, summarize
 from training.benchmark.identity import file_sha256, rules_hash, seeds_hash
 from training.benchmark.stats import elo_on_ladder, mean_ci
-from training.cli import main
+from frontends.cli import main
 from training.evaluate import seat_swapped_match
+
+pytestmark = pytest.mark.slow
 
 
 # ---------------------------------------------------------------------------------- suites
@@ -229,8 +231,8 @@ def test_compare_mistakes(tmp_path, capsys):
 def test_play_and_serve_seat_a_policy_given_by_reference(tmp_path, monkeypatch):
     from starlette.testclient import TestClient
 
-    from training.play.session import Session, user_bots
-    from training.play.web import create_app
+    from frontends.play.session import Session, user_bots
+    from frontends.play.web import create_app
 
     tiny.python_module(tmp_path, "serve_policy_mod", POLICY_MODULE)
     monkeypatch.chdir(tmp_path)
@@ -255,7 +257,7 @@ def test_madang_play_takes_a_policy_path(tmp_path, monkeypatch, capsys):
 
     from rich.console import Console
 
-    from training.play.terminal import run
+    from frontends.play.terminal import run
 
     tiny.python_module(tmp_path, "play_policy_mod", POLICY_MODULE)
     monkeypatch.chdir(tmp_path)

@@ -14,6 +14,8 @@ from envs.yacht import Yacht
 
 SPEC_OPTIMUM = 169.7739
 
+pytestmark = pytest.mark.slow
+
 
 def play_solitaire(bot, n, seed=0):
     """Final scores of ``n`` solitaire Yacht games played by ``bot`` in one batch."""

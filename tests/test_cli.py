@@ -5,7 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from training.cli import main
+from frontends.cli import main
+
+ORACLES = Path(__file__).with_name("oracles")  # the numpy oracles, given to `madang bench --oracle`
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def test_solve_prints_the_optimum(capsys):
@@ -24,7 +28,7 @@ def test_solve_yacht_targets(capsys):
 
 
 def test_bench_json(capsys):
-    assert main(["bench", "yacht", "--batch", "1", "8", "--seconds", "0.05", "--json"]) == 0
+    assert main(["bench", "yacht", "--batch", "1", "8", "--seconds", "0.05", "--json", "--oracle", str(ORACLES)]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [r.get("batch") for r in rows] == [1, 8, None]
     for r in rows[:2]:
@@ -36,6 +40,16 @@ def test_bench_json(capsys):
     envs = rows[2]
     assert envs["game"] == "yacht" and envs["single_env"]["steps"] > 0 and envs["aec"]["steps_per_s"] > 0
     assert 0 < envs["single_env"]["env_us_per_step"] <= envs["single_env"]["us_per_step"]
+
+
+def test_bench_measures_no_oracle_unless_given_one(capsys, tmp_path):
+    assert main(["bench", "yacht", "--batch", "2", "--seconds", "0.02", "--json", "--no-envs"]) == 0
+    (row,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert row["steps_per_s"] > 0 and row["oracle_steps_per_s"] is None and row["oracle_ratio"] is None
+    # a directory without this game's oracle: the game is measured without one
+    assert main(["bench", "yacht", "--batch", "2", "--seconds", "0.02", "--json", "--no-envs",
+                 "--oracle", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["oracle_steps_per_s"] is None
 
 
 def test_bench_covers_gostop(capsys):
@@ -295,13 +309,13 @@ def test_eval_progress_bar_follows_the_shards():
     from rich.console import Console
 
     from training import evaluate as ev
-    from training.cli import _shard_progress
+    from frontends.cli.common import shard_progress
 
     out = io.StringIO()
-    with _shard_progress(Console(file=out, force_terminal=True, width=80)) as progress:
+    with shard_progress(Console(file=out, force_terminal=True, width=80)) as progress:
         ev.evaluate_solo("yacht", "random", 10, shard_games=4, progress=progress)
     assert "shards" in out.getvalue() and "3/3" in out.getvalue()
-    with _shard_progress(Console(file=io.StringIO(), force_terminal=False)) as progress:
+    with shard_progress(Console(file=io.StringIO(), force_terminal=False)) as progress:
         assert progress is None
 
 
@@ -322,7 +336,7 @@ def test_serve_mistakes_are_reported_before_listening(capsys):
 def test_a_free_address_passes_the_serve_check():
     import socket
 
-    from training.play.web import check_address
+    from frontends.play.web import check_address
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -336,6 +350,8 @@ def test_bench_mistakes_are_reported_by_bench(capsys):
     for batch in (["0"], ["4", "-2"], ["100000"]):
         err = _fails(capsys, ["bench", "yacht", "--batch", *batch, "--seconds", "0.01"], "--batch sizes")
         assert "usage:" not in err and "e.g. --batch" in err
+    err = _fails(capsys, ["bench", "yacht", "--oracle", "no/such/dir"], "is not a directory")
+    assert "tests/oracles" in err
 
 
 def test_eval_plot_of_solo_play_draws_the_score_distribution(capsys, tmp_path):
@@ -407,7 +423,7 @@ def test_eval_ray_gives_up_on_a_cluster_that_never_answers(tmp_path):
     import time
 
     start = time.monotonic()
-    r = subprocess.run([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+    r = subprocess.run([sys.executable, "-m", "frontends.cli", "eval", "yacht", "--bots", "random", "--games", "4",
                         "--ray", "127.0.0.2:1", "--ray-timeout", "1.5"], env=_with_fake_ray(tmp_path),
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and time.monotonic() - start < 60, r.stderr
@@ -422,7 +438,7 @@ def test_ctrl_c_stops_the_wait_for_ray(tmp_path):
     import sys
     import time
 
-    p = subprocess.Popen([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+    p = subprocess.Popen([sys.executable, "-m", "frontends.cli", "eval", "yacht", "--bots", "random", "--games", "4",
                           "--ray", "127.0.0.2:1", "--ray-timeout", "600"], env=_with_fake_ray(tmp_path),
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:

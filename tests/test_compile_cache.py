@@ -16,8 +16,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 WORKLOAD = Path(__file__).with_name("compile_workload.py")
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def _run(cache_dir: Path) -> dict:

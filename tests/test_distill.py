@@ -12,6 +12,8 @@ import agents
 from envs.yacht import Yacht
 from training.distill import DistillConfig, Distiller, run, same_keep, soft_targets
 
+pytestmark = pytest.mark.slow
+
 
 def test_soft_targets_weigh_each_keep_once():
     g = Yacht(num_players=1)

@@ -24,6 +24,8 @@ PAGES = DOCS + sorted(p for p in (ROOT / "examples").rglob("README.md") if "node
 BLOCK = re.compile(r"^```python( [a-z]+)?\n(.*?)^```", re.S | re.M)
 TAGS = ("", "torchrl", "onnx", "rllib")  # the extra a block needs ("": none)
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def blocks(tag: str = "") -> list:
     """The Python blocks of README.md and docs/ whose info string names ``tag`` ("": none)."""

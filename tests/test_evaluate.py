@@ -12,6 +12,8 @@ from training.evaluate import (
     Z95, evaluate_solo, play_match, round_robin, seat_swapped_match,
 )
 
+pytestmark = pytest.mark.slow
+
 
 def test_seat_swapped_gostop_match_counts_every_deal():
     r = seat_swapped_match("gostop", "gostop-greedy", "random", 300, seed=5)

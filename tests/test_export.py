@@ -10,16 +10,18 @@ import pytest
 import torch
 
 import agents
-from agents.export_metadata import INPUTS, OPSET, OUTPUTS, game_layout
+from frontends.export.metadata import INPUTS, OPSET, OUTPUTS, game_layout
 from agents.registry import shipped_policies
 from agents.policy_files import load_policy, save_policy
 from agents.torch_policy import ActorCritic
 from envs.registration import GAMES, game_class
-from training.cli import main
+from frontends.cli import main
 
 POLICIES = shipped_policies()
 RANDOM_OBSERVATIONS = 10_000
 TOLERANCE = 1e-4
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def _files(exported, name):
@@ -36,7 +38,7 @@ def _torch(bot, obs, mask):
 
 
 def _onnx(path, obs, mask):
-    from agents.onnx_export import onnx_forward, onnx_session
+    from frontends.export.onnx_export import onnx_forward, onnx_session
 
     return onnx_forward(onnx_session(path), obs, mask)
 
@@ -107,7 +109,7 @@ def test_examples_are_real_positions_that_encode_to_their_observations(exported,
 @pytest.mark.parametrize("game_name", sorted(GAMES))
 def test_every_game_exports(tmp_path, game_name):
     """An untrained policy of each game goes through the same export (before its bot ships)."""
-    from agents.export import export_bot
+    from frontends.export import export_bot
 
     cls = game_class(game_name)
     torch.manual_seed(0)
@@ -158,7 +160,7 @@ def test_export_without_the_onnx_extra_says_how_to_install_it(capsys, monkeypatc
     """A plain install lacks all three modules; an old one may lack onnxscript only."""
     import importlib.util
 
-    from agents.onnx_export import EXTRA_MODULES
+    from frontends.export.onnx_export import EXTRA_MODULES
 
     for module in hidden:
         monkeypatch.setitem(sys.modules, module, None)  # makes `import module` fail

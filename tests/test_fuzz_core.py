@@ -24,6 +24,8 @@ from envs.registration import GAMES
 
 FUZZ = Path(__file__).with_name("fuzz_core.py")
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def _fuzz(game_name: str, *extra: str, timeout: float | None = None) -> dict:
     env = {**os.environ, "OMP_NUM_THREADS": "1"}

@@ -32,6 +32,7 @@ def _check_decision(game, state, i, ref, mask_row):
         assert game.to_position(state, i) == ref.to_position(), where
 
 
+@pytest.mark.slow  # 45 s of plain-Python reference play
 @pytest.mark.parametrize(
     "num_deals,p_go,seed",
     [(N_DEALS, None, 2026), (3000, 0.95, 11)],

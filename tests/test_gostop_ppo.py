@@ -13,6 +13,8 @@ from envs.gostop import GoStop
 from envs.gostop.state import GO_STOP, HAND_CHOICE, PLAY, STOCK_CHOICE
 from training.evaluate import seat_swapped_match
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def bot():

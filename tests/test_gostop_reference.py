@@ -2,16 +2,12 @@
 docs/rules/gostop.md.  Every expected number is worked out by hand from the rules in the comments
 next to it (never taken from the implementation)."""
 
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import gostop_reference as gr  # noqa: E402
-from gostop_reference import (  # noqa: E402
+import tests.gostop_reference as gr
+from tests.gostop_reference import (
     CHOOSE0, GO, NUM_ACTIONS, PLAY0, STOP, RefDeal, combination_score, settle, transfer)
 
 ALL = list(range(48))

@@ -12,12 +12,14 @@ import envs  # noqa: F401  (registers the gym ids)
 from agents.gostop_search import GoStopSearchBot
 from envs.core.sampling import sample_legal
 from envs.gostop import GO, GoStop
-from training.cli import main
+from frontends.cli import main
 from training.evaluate import seat_swapped_match
 from tests.gostop_positions import redeal_hidden
 
 SMALL = dict(determinizations=2, choice_determinizations=2, go_stop_determinizations=4, candidates=3)
 G = GoStop()
+
+pytestmark = pytest.mark.slow
 
 
 def _positions(n, seed):
@@ -201,3 +203,14 @@ def test_several_stochastic_rollouts_per_sample():
         bot = agents.load("gostop-search", **dict(SMALL, **options))
         actions = bot.act(obs, mask, np.random.default_rng(0))
         assert mask[np.arange(states.batch_size), actions].all()
+
+
+def test_the_benchmark_parses_its_bot_options():
+    import argparse
+
+    from benchmarks.gostop_search import bot_option
+
+    assert bot_option("determinizations=32") == ("determinizations", 32)
+    assert bot_option("name=x") == ("name", "x")
+    with pytest.raises(argparse.ArgumentTypeError, match="expects KEY=VALUE"):
+        bot_option("determinizations")

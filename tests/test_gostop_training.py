@@ -13,12 +13,14 @@ import training.evaluate
 from agents.policy_files import load_policy, save_policy
 from agents.torch_policy import ActorCritic
 from envs.gostop import GoStop
-from training.cli import main
+from frontends.cli import main
 from training.evaluate import seat_swapped_match
 from training.ppo import PPOConfig, PPOTrainer, Rollout
 from training.run import CONFIG_DIR
 
 torch.set_num_threads(1)
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def tiny(**kw) -> PPOConfig:

@@ -18,10 +18,12 @@ import pytest
 import torch
 
 import agents
-import tiny_policies as tiny
+import tests.tiny_policies as tiny
 from agents.loaders import kind_of
 from envs.registration import game_class
 from training.evaluate import evaluate_solo, seat_swapped_match
+
+pytestmark = pytest.mark.slow
 
 
 def _positions(game: str, n: int = 64, seed: int = 0):

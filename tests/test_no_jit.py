@@ -9,9 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.no_jit_workload import GAMES, digest
 
 WORKLOAD = Path(__file__).with_name("no_jit_workload.py")
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def test_every_game_runs_as_python_and_plays_the_compiled_games():

@@ -15,7 +15,7 @@ from agents.registry import shipped_policies
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "onnx-web"
 VENDORED = ("ort.wasm.min.mjs", "ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm")
 PAGE_TIMEOUT_S = 120  # a generous limit for a slow CI machine, not a performance assert
-pytestmark = pytest.mark.requires("onnxruntime-web")  # and, through its fixtures, onnx and browser
+pytestmark = [pytest.mark.requires("onnxruntime-web"), pytest.mark.slow, pytest.mark.browser, pytest.mark.integration]  # and, through its fixtures, onnx and browser
 
 
 class _Handler(SimpleHTTPRequestHandler):

@@ -7,14 +7,16 @@ import re
 
 import pytest
 
-from play_pages import (
+from tests.play_pages import (
     api, body_data, click_move, drive, full_page_screenshot, in_view, open_game, play_to_end, serving, start_game,
     wait_idle,
 )
-from training.play.web import create_app
+from frontends.play.web import create_app
 
 QUICK_BOTS = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 APP = create_app()
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.integration]
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,10 @@ import pytest
 from rich.console import Console
 
 from envs.yacht import CATEGORY_NAMES
-from training.play.session import Session
-from training.play.terminal import play_game, run
+from frontends.play.session import Session
+from frontends.play.terminal import play_game, run
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def console():
@@ -35,7 +37,7 @@ def scripted(lines):
 def madang_play(args: list[str], lines: list[str]) -> str:
     """``madang play ARGS`` in a subprocess fed ``lines``: its output, with the terminal's line
     wrapping undone (it must exit 0, with no traceback)."""
-    out = subprocess.run([sys.executable, "-m", "training.cli", "play", *args],
+    out = subprocess.run([sys.executable, "-m", "frontends.cli", "play", *args],
                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
@@ -145,7 +147,7 @@ def test_seeds_follow_the_one_seed_rule():
     for bad in (1.5, "3", True):
         with pytest.raises(ValueError, match="seed must be an int"):
             Session("yacht", ["random"], seed=bad)
-    r = subprocess.run([sys.executable, "-m", "training.cli", "play", "yacht", "--seed", "-1"],
+    r = subprocess.run([sys.executable, "-m", "frontends.cli", "play", "yacht", "--seed", "-1"],
                        input="quit\n", capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "leaving the game" in r.stdout and r.stderr == "", r.stderr
 

@@ -417,7 +417,7 @@ def test_rainbow_buys_explain_their_bonuses():
 
 
 def finished_gostop(seed, policy):
-    from training.play.session import Session
+    from frontends.play.session import Session
 
     s = Session("gostop", ["gostop-greedy"], seat=0, seed=seed)
     while not s.over:

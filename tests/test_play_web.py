@@ -17,16 +17,18 @@ from starlette.testclient import TestClient
 
 import agents
 from envs.gostop import cards as C
-from training.cli import build_parser
-from play_pages import serving
-from training.play.guard import allowed_hosts
-from training.play.session import Session
-from training.play.web import create_app
+from frontends.cli import build_parser
+from frontends.play.guard import allowed_hosts
+from frontends.play.session import Session
+from frontends.play.web import create_app
+from tests.play_pages import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
 QUICK_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 CARD_KEYS = {"hand", "layout", "captured", "played", "flipped", "card"}
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 class Clock:
@@ -480,14 +482,13 @@ def test_bot_work_is_bounded_and_never_holds_up_reading(monkeypatch):
 
 COLD_START = """
 import json, sys, threading
-sys.path.insert(0, "tests")
 from envs.rainbow_dice import turn_dp
 builds = []
 original = turn_dp.reach_probabilities
 turn_dp.reach_probabilities = lambda: builds.append(1) or original()
-from play_pages import serving
-from test_play_web import call
-from training.play.web import create_app, warm_all
+from tests.play_pages import serving
+from tests.test_play_web import call
+from frontends.play.web import create_app, warm_all
 if sys.argv[1] == "warm":
     warm_all()
 statuses = []
@@ -524,7 +525,7 @@ def test_a_short_load_on_loopback_has_no_server_errors_and_flat_memory():
 
 
 def test_a_damaged_user_bot_is_reported_at_warm_up_and_refused(monkeypatch, tmp_path):
-    from training.play.web import warm_all
+    from frontends.play.web import warm_all
 
     monkeypatch.setenv("MADANG_HOME", str(tmp_path))
     (tmp_path / "bots").mkdir()

@@ -15,6 +15,8 @@ from agents.policy_files import load_policy, save_policy
 from agents.torch_policy import ActorCritic
 from envs.yacht import NUM_ACTIONS, OBS_SIZE, Yacht
 
+pytestmark = pytest.mark.slow
+
 
 def _saved(tmp_path, name="mine", hidden=(8, 8)):
     torch.manual_seed(0)

@@ -18,6 +18,8 @@ from envs.rainbow_dice.scoring import totals
 
 PAIRS = [(a, b) for a in range(30) for b in range(a, 30)]
 
+pytestmark = pytest.mark.slow
+
 
 def reference_end(cards, supply, tokens, token_value, take) -> np.ndarray:
     """(46656,) value of ending the dice phase on every code, by enumerating every purchase with totals()."""

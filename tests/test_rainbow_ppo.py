@@ -13,6 +13,8 @@ from training.evaluate import evaluate_solo
 
 PHASES = ("rolling", "final", "second_card")
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def bot():

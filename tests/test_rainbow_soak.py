@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from envs.core.sampling import sample_legal
 from envs.rainbow_dice import RainbowDice
@@ -11,6 +12,8 @@ from envs.rainbow_dice.position import pile_bits
 from envs.rainbow_dice.scoring import RANK_ONEHOT, totals
 
 GAMES, PLAYERS, COPIES = 10_000, 3, 4
+
+pytestmark = pytest.mark.soak
 
 
 def test_soak_ten_thousand_random_games():

@@ -13,6 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 CONFTEST = f'''
 import importlib.util
 

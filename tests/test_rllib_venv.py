@@ -21,6 +21,8 @@ RLLIB_PYTHON = ROOT / ".venv-rllib" / "bin" / "python"
 RLLIB_TESTS = ["tests/rllib", "tests/test_adapter_options.py", "tests/test_conformance.py::TestAdapters",
                "-k", "not test_vector_env_matches_single_envs"]
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 @pytest.mark.requires("rllib-venv")
 def test_rllib_suite_passes_in_the_rllib_venv():

@@ -52,6 +52,7 @@ def test_slots_replay_dummy_vec_env_of_single_envs(game, config):
     assert ended > 0
 
 
+@pytest.mark.slow  # trains MaskablePPO twice
 def test_maskable_ppo_finds_the_masks_and_trains_like_dummy_vec_env():
     """A short MaskablePPO run on the adapter never plays an illegal action (the env raises on
     one) and ends with exactly the weights of the same run on DummyVecEnv of single envs."""

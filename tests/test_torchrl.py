@@ -14,7 +14,7 @@ import torch
 
 from envs.registration import GAMES, game_class
 
-pytestmark = pytest.mark.requires("torchrl")
+pytestmark = [pytest.mark.requires("torchrl"), pytest.mark.slow]
 torch.set_num_threads(1)
 STEPS = 100
 

@@ -11,11 +11,13 @@ import torch
 
 from agents.policy_files import load_policy, save_policy
 from agents.torch_policy import ActorCritic
-from training.cli import main
+from frontends.cli import main
 from training.evaluate import bradley_terry_elo, evaluate_solo, play_match, round_robin
 from training.ppo import PPOConfig, PPOTrainer, Rollout
 
 torch.set_num_threads(1)
+
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
 
 
 def tiny(**kw) -> PPOConfig:

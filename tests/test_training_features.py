@@ -22,6 +22,8 @@ RAINBOW_MIX = [
     {"share": 0.2, "game_config": {"num_players": 4}, "opponents": ["rainbow-simple", "random", "self"]},
 ]
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 def tiny(**kw) -> PPOConfig:
     base = dict(game="rainbow_dice", game_config={"copies_per_hand": 10}, total_steps=2048, num_envs=64,
@@ -157,7 +159,7 @@ def test_shipped_rainbow_config_is_valid():
 
 def test_ship_from_the_checkpoint_of_a_run(tmp_path, monkeypatch):
     from agents.policy_files import load_policy
-    from training.cli import main
+    from frontends.cli import main
 
     trainer = PPOTrainer(tiny(mix=[], game_config={"num_players": 1}, opponent_pool={}))
     trainer.train(checkpoint_path=tmp_path / "run" / "checkpoint.pt")

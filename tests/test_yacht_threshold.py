@@ -21,6 +21,8 @@ from envs.yacht.scoring import NUM_CATEGORIES
 FULL = NUM_MASKS - 1
 BITS = 1 << np.arange(NUM_CATEGORIES)
 
+pytestmark = pytest.mark.slow
+
 
 @functools.lru_cache(maxsize=1)
 def _matrix_turn():

@@ -14,6 +14,8 @@ from agents.yacht_win import YachtWinBot
 from envs.yacht import Yacht
 from envs.yacht.scoring import NUM_CATEGORIES
 
+pytestmark = pytest.mark.slow
+
 
 def _two_player(n: int, seed: int, mine: dict, theirs: dict, to_move: int):
     """``n`` two-player games (seeds ``seed..``) whose sheets hold ``mine`` (seat ``to_move``)

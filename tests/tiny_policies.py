@@ -48,7 +48,7 @@ def tiny_network(game: str, seed: int = 0):
 
 def onnx_export(directory: Path, game: str = "yacht", name: str = "tiny") -> Path:
     """``madang export``'s files (NAME.onnx with NAME.json beside) of a tiny policy; returns the .onnx."""
-    from agents.export import export_bot
+    from frontends.export import export_bot
     from agents.policy_files import load_policy, save_policy
 
     save_policy(tiny_network(game), directory / "src" / name, game)

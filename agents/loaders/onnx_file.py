@@ -19,7 +19,10 @@ import numpy as np
 from .common import ScoresBot, check_file, resolve_game
 
 INSTALL_HINT = 'ONNX policies need onnxruntime: pip install "madang[onnx]" (or pip install onnxruntime)'
-MADANG_FORMAT = "madang-onnx-policy"
+EXPORT_FORMAT = "madang-onnx-policy"
+EXPORT_FORMAT_VERSION = 1
+"""The ``format`` and ``format_version`` of ``madang export``'s ``NAME.json``: read here, written by
+:mod:`frontends.export.metadata` (which imports them, so the format is defined once, below its writer)."""
 
 
 def _onnxruntime():
@@ -51,7 +54,7 @@ def _madang_metadata(path: Path) -> dict | None:
         meta = json.loads(js.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None  # not madang's metadata: the model is taken as a plain ONNX model
-    return meta if isinstance(meta, dict) and meta.get("format") == MADANG_FORMAT else None
+    return meta if isinstance(meta, dict) and meta.get("format") == EXPORT_FORMAT else None
 
 
 def load_onnx(path: str, game: str | None = None, greedy: bool = True):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 
 import numpy as np
 
@@ -10,16 +11,44 @@ from ..core.game import Game
 from ..core.kernels import first_bad_row
 
 
+BOT_RESOLVERS = "madang.bot_resolvers"
+"""The entry-point group of bot resolvers: functions ``resolve(spec) -> bot`` that turn a bot name (or
+path, ``module:attr``, plain function) into a bot, raising ``ValueError`` for what they cannot.
+madang's ``agents`` registers one (pyproject.toml), so the envs never import ``agents``."""
+
+
+def _resolvers() -> list:
+    return sorted(entry_points(group=BOT_RESOLVERS), key=lambda ep: ep.name)
+
+
+def resolve_bot(spec):
+    """``spec`` as a bot: itself if it has an ``act`` method, else the bot of the first resolver in
+    :data:`BOT_RESOLVERS` (by entry-point name) that takes it.  ``ValueError`` when none is
+    installed, or (the first resolver's) when none takes it."""
+    if callable(getattr(spec, "act", None)):
+        return spec
+    resolvers = _resolvers()
+    if not resolvers:
+        raise ValueError(f"cannot resolve the bot {spec!r}: no bot resolver is installed (entry-point group "
+                         f"{BOT_RESOLVERS!r}, registered by madang's agents); pass a bot object with "
+                         "act(obs, mask, rng) instead")
+    first = None
+    for ep in resolvers:
+        try:
+            return ep.load()(spec)
+        except ValueError as e:
+            first = first or e
+    raise first
+
+
 def resolve_opponents(game: Game, opponents) -> list:
     """Turn the ``opponents`` config into one bot per non-learner seat.
 
     ``opponents`` is ``None`` (random legal play), a bot or bot name (used for every
     other seat), or a sequence of ``num_players - 1`` bots or names, assigned in seat
-    order skipping the learner's seat.  Names (and paths, ``module:attr``) are resolved with
-    ``agents.load``; a plain function ``(obs, mask, rng) -> actions`` is a bot too.
+    order skipping the learner's seat.  Names (and paths, ``module:attr``) and plain functions
+    ``(obs, mask, rng) -> actions`` become bots through :func:`resolve_bot` (agents' resolver).
     """
-    from agents import as_bot, load  # bots live in the agents package; imported lazily
-
     n = game.num_players - 1
     if opponents is None:
         opponents = "random"
@@ -32,7 +61,7 @@ def resolve_opponents(game: Game, opponents) -> list:
         )
     bots = []
     for opp in opponents:
-        bot = load(opp) if isinstance(opp, str) else as_bot(opp)
+        bot = resolve_bot(opp)
         if hasattr(bot, "check_game"):
             bot.check_game(game.name)
         bots.append(bot)

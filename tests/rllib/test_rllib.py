@@ -31,6 +31,8 @@ torch.set_num_threads(1)
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = {"fcnet_hiddens": [32]}
 
+pytestmark = [pytest.mark.slow, pytest.mark.integration]
+
 
 @pytest.fixture(scope="module", autouse=True)
 def local_ray():
@@ -216,7 +218,7 @@ def test_an_rllib_checkpoint_plays_in_eval_and_benchmark(tmp_path, capsys):
     """A new-API-stack checkpoint loads by its path: agents.load, madang eval, madang benchmark."""
     import agents
     from agents.loaders import kind_of
-    from training.cli import main
+    from frontends.cli import main
     from training.rllib_example import ppo_config
 
     ckpt = tmp_path / "ckpt"
@@ -265,7 +267,7 @@ def test_every_game_is_registered_by_name():
 
 # ------------------------------------------------------------------------------ madang eval --ray
 def _eval_json(argv, capsys) -> dict:
-    from training.cli import main
+    from frontends.cli import main
 
     assert main(argv + ["--json"]) == 0
     return json.loads(capsys.readouterr().out)
@@ -293,7 +295,7 @@ def test_ray_runner_reports_every_shard():
 def _madang(*argv, timeout=300):
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     env.pop("RAY_ADDRESS", None)
-    return subprocess.run([sys.executable, "-m", "training.cli", *argv], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "frontends.cli", *argv], cwd=ROOT, capture_output=True,
                           text=True, env=env, timeout=timeout)
 
 
@@ -324,7 +326,7 @@ def test_ctrl_c_and_sigterm_stop_a_connection_that_hangs(signal_name, status):
 
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     env.pop("RAY_ADDRESS", None)
-    p = subprocess.Popen([sys.executable, "-m", "training.cli", "eval", "yacht", "--bots", "random", "--games", "4",
+    p = subprocess.Popen([sys.executable, "-m", "frontends.cli", "eval", "yacht", "--bots", "random", "--games", "4",
                           "--ray", "127.0.0.2:1", "--ray-timeout", "600"], cwd=ROOT, env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -390,7 +392,7 @@ def test_the_documented_commands_run_on_a_ray_cluster(ray_cluster):
     line = next(x for x in r.stdout.splitlines() if x.startswith("iteration 1:"))
     assert line.endswith("forfeits 0") and " 0 games" not in line, line
     argv = ["eval", "gostop", "--bots", "gostop-greedy", "random", "--games", "24", "--shard-games", "8", "--json"]
-    remote, local = (subprocess.run([sys.executable, "-m", "training.cli", *argv, *extra], cwd=ROOT,
+    remote, local = (subprocess.run([sys.executable, "-m", "frontends.cli", *argv, *extra], cwd=ROOT,
                                     capture_output=True, text=True, env=env, timeout=600)
                      for extra in (["--ray", ray_cluster], []))
     assert remote.returncode == 0 and local.returncode == 0, remote.stderr[-3000:] + local.stderr[-3000:]
@@ -399,8 +401,7 @@ def test_the_documented_commands_run_on_a_ray_cluster(ray_cluster):
 
 # ---------------------------------------------------------------------- the docs' RLlib snippets
 def _rllib_blocks():
-    sys.path.insert(0, str(ROOT / "tests"))
-    from test_docs import blocks
+    from tests.test_docs import blocks
 
     return blocks("rllib")
 

@@ -4,7 +4,7 @@ set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
 export PYTHONPATH=$PWD:/tmp/site PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1
 R=/tmp/runs; mkdir -p $R/repro $R/long
-T="python3 -m training.cli train yacht --device cuda --config training/configs/yacht_wide.json --num-envs 16384"
+T="python3 -m frontends.cli train yacht --device cuda --config training/configs/yacht_wide.json --num-envs 16384"
 S='minibatch_size=32768 hidden=[512,512,512,512]'
 timeout 285 $T --run-dir $R/repro --total-steps 261095424 --seed 2 --set $S > $R/repro/log.txt 2>&1 &
 $T --run-dir $R/long --total-steps 1500000000 --seed 3 --minutes 4.2 --set $S > $R/long/log.txt 2>&1 &

@@ -10,7 +10,7 @@ nproc
 R=/tmp/runs
 mkdir -p $R/wide300 $R/wide16k $R/wide8k $R/deep16k
 for d in wide300 wide16k wide8k; do cp training/checkpoints/yacht-wide/checkpoint.pt $R/$d/; done
-T="python3 -m training.cli train yacht --device ${DEV:-cuda} --minutes $MIN"
+T="python3 -m frontends.cli train yacht --device ${DEV:-cuda} --minutes $MIN"
 W="--config training/configs/yacht_wide.json"
 $T $W --run-dir $R/wide300 --resume > $R/wide300/log.txt 2>&1 &
 $T $W --run-dir $R/wide16k --resume --total-steps 1500000000 --num-envs 16384 --set minibatch_size=32768 > $R/wide16k/log.txt 2>&1 &

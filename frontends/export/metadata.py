@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from agents.loaders.onnx_file import EXPORT_FORMAT, EXPORT_FORMAT_VERSION
+from agents.torch_policy import MASKED_LOGIT, PolicyBot
 from envs.registration import game_class
 
-from .torch_policy import MASKED_LOGIT, PolicyBot
-
-EXPORT_FORMAT = "madang-onnx-policy"
-EXPORT_FORMAT_VERSION = 1
 OPSET = 18
 INPUTS = ("observation", "action_mask")
 OUTPUTS = ("logits", "value")

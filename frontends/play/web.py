@@ -1,6 +1,6 @@
 """``madang serve``: a local web app to play every game against the bots (Starlette on uvicorn).
 
-Games live on the server as :class:`~training.play.session.Session` objects under an
+Games live on the server as :class:`~frontends.play.session.Session` objects under an
 unguessable id (``secrets.token_urlsafe``); the page gets only what the person's seat may see
 and clicks moves.  The JSON API (every error is ``{"error": message}``, and a failed request
 changes nothing)::
@@ -24,7 +24,7 @@ before reading, or when a chunked body reaches the limit); 415 a POST not sent a
 bots have ``max_pending`` moves to play already.
 
 Bot work (building a game, a move and the bots' replies) runs on a pool of its own threads
-(:class:`~training.play.bot_pool.BotPool`); the page and its files are served from memory
+(:class:`~frontends.play.bot_pool.BotPool`); the page and its files are served from memory
 and a game is read from the JSON kept after its last move, so neither waits for the bots.
 ``madang serve`` lets every bot play a first move before it takes requests
 (:func:`warm_all`), so that the first move of any game is as fast as the later ones; an app

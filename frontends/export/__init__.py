@@ -1,7 +1,7 @@
 """``madang export NAME``: a shipped policy as ONNX, its metadata and conformance vectors.
 
 Writes ``NAME.onnx`` (the policy network), ``NAME.json`` (env id, layouts, masking rule:
-:mod:`agents.export_metadata`) and ``NAME.examples.json`` (positions from real games with
+:mod:`frontends.export.metadata`) and ``NAME.examples.json`` (positions from real games with
 the observation, mask, greedy action and logits: :mod:`agents.conformance`), then runs the
 ONNX file with onnxruntime on the examples and reports how well it agrees.  The format is
 described in ``docs/export.md``.
@@ -16,11 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .conformance import collect
-from .export_metadata import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, export_metadata
+from agents.conformance import collect
+from agents.registry import available, load, shipped_policies
+from agents.torch_policy import PolicyBot
+
+from .metadata import EXPORT_FORMAT, EXPORT_FORMAT_VERSION, export_metadata
 from .onnx_export import onnx_forward, onnx_session, require_onnx, write_onnx
-from .registry import available, load, shipped_policies
-from .torch_policy import PolicyBot
 
 
 @dataclass

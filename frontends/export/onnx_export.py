@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .export_metadata import INPUTS, OPSET, OUTPUTS
-from .torch_policy import ActorCritic
+from agents.torch_policy import ActorCritic
+
+from .metadata import INPUTS, OPSET, OUTPUTS
 
 EXTRA_MODULES = ("onnx", "onnxruntime", "onnxscript")
 INSTALL_HINT = 'pip install "madang[onnx]" installs the onnx extra (in a source checkout: pip install -e ".[onnx]")'

@@ -1,0 +1,1 @@
+"""The RLlib tests, run in a venv of their own (tests/test_rllib_venv.py)."""
