@@ -18,13 +18,7 @@ from tests.conformance import harness
 from tests.games.pig import HOLD, ROLL, SPEC, Pig
 
 
-@pytest.fixture(autouse=True, scope="module")
-def pig_registered():
-    """Pig is registered while this module's tests run, and only then (other modules iterate
-    the registry when they are collected)."""
-    envs.register_game(SPEC)
-    yield
-    envs.unregister_game("pig")
+pytestmark = pytest.mark.usefixtures("pig")  # registered while this module runs (tests/conftest.py)
 
 
 TestPigCore, TestPigAdapters = harness([SPEC])

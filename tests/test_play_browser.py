@@ -11,9 +11,9 @@ from tests.play_pages import (
     api, body_data, click_move, drive, full_page_screenshot, in_view, open_game, play_to_end, serving, start_game,
     wait_idle,
 )
+from envs.registration import game_spec
 from frontends.play.web import create_app
 
-QUICK_BOTS = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 APP = create_app()
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.integration]
@@ -42,12 +42,13 @@ def standings(browser):
 
 @pytest.mark.parametrize("game", ["yacht", "rainbow_dice", "gostop"])
 def test_play_a_whole_game_in_the_browser(browser, base_url, game, tmp_path):
-    start_game(browser, base_url, game, [QUICK_BOTS[game]], seed=1)
+    bot = game_spec(game).test_bot
+    start_game(browser, base_url, game, [bot], seed=1)
     assert "Your turn" in browser.find_element("id", "status").text
     clicks = play_to_end(browser, game)
     assert body_data(browser, "over") == "1" and clicks >= 10
     rows, winners = standings(browser)
-    assert len(rows) == 2 and any(QUICK_BOTS[game] in r for r in rows) and any("you" in r for r in rows)
+    assert len(rows) == 2 and any(bot in r for r in rows) and any("you" in r for r in rows)
     if game == "gostop":
         result = browser.find_element("id", "result").text
         assert "stopped" in result or "last card ended the deal" in result or "Nagari" in result
