@@ -4,6 +4,7 @@ the web server's API and ``madang bots`` / ``madang eval``."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -12,10 +13,12 @@ import pytest
 from rich.console import Console
 from starlette.testclient import TestClient
 
+import envs
 from frontends.cli import main
 from frontends.demo import play_demo
 from frontends.play.terminal import run
 from frontends.play.web import create_app
+from tests.games.pig import Pig
 
 pytestmark = [pytest.mark.usefixtures("pig"), pytest.mark.integration]
 
@@ -104,3 +107,31 @@ def test_madang_bots_and_eval(capsys):
     assert t["game"] == "pig" and {b["bot"] for b in t["bots"]} == {OWN_BOT, "random"}
     assert main(["eval", "pig", "--bots", OWN_BOT, "--games", "2"]) == 2
     assert f"e.g. madang eval pig --bots {OWN_BOT} random" in capsys.readouterr().err
+
+
+class SoloPig(Pig):
+    """Pig under another name, for a descriptor that names a solitaire optimum."""
+
+    name, env_id = "solo_pig", "madang/SoloPig-v0"
+
+
+def pig_optimum() -> float:
+    """A made-up optimum (the descriptor's ``solo_optimum`` of :class:`SoloPig`)."""
+    return 12.5
+
+
+def test_solve_serves_every_game_whose_descriptor_names_an_optimum(capsys, pig):
+    from training.evaluate import solo_optimum
+
+    envs.register_game(dataclasses.replace(pig, game_cls=SoloPig, solo_optimum=f"{__name__}:pig_optimum"))
+    try:
+        assert solo_optimum("solo_pig") == 12.5 and solo_optimum("pig") is None
+        assert main(["solve", "solo_pig"]) == 0
+        captured = capsys.readouterr()
+        assert captured.out.splitlines() == ["12.5000"] and "solitaire Pig score" in captured.err
+        assert main(["solve", "solo_pig", "--target", "10"]) == 2
+        assert "Yacht only" in capsys.readouterr().err
+    finally:
+        envs.unregister_game("solo_pig")
+    with pytest.raises(SystemExit):
+        main(["solve", "pig"])  # no optimum: not a choice

@@ -267,3 +267,20 @@ def test_rainbow_result_is_scrolled_into_view(browser, base_url):
         browser.execute_script("window.scrollTo(0, document.body.scrollHeight);")
         click_move(browser, "rainbow_dice")
     assert in_view(browser, "#result")
+
+
+def test_a_game_without_a_board_of_its_own_plays_on_the_generic_board(browser, pig):
+    """Pig (registered by the ``pig`` fixture, with no ``board`` in its descriptor): the page
+    lists it from the server's catalog and draws the seat view's text with a button per move."""
+    with serving(create_app()) as url:  # built after Pig's registration, so it serves Pig
+        start_game(browser, url, "pig", [pig.default_bot], seed=1)
+        assert "Pig" in browser.find_element("id", "games-line").text
+        assert browser.find_element("css selector", "#board pre.text-view").text.startswith("Pig to 30:")
+        assert "Your turn: roll" in browser.find_element("id", "status").text
+        assert [b.get_attribute("data-kind") for b in browser.find_elements("css selector", "#board button.move")] == ["roll"]
+        clicks = play_to_end(browser, "pig")
+        assert body_data(browser, "over") == "1" and clicks >= 1
+        head = browser.find_elements("css selector", "table.standings th")
+        assert [h.text for h in head][:3] == ["seat", "player", pig.score_label]
+        rows, winners = standings(browser)
+        assert len(rows) == 2 and len(winners) == 1 and any(pig.default_bot in r for r in rows)

@@ -180,7 +180,6 @@ function drawStatus(g) {
   $("#status").replaceChildren(...parts.filter(Boolean));
 }
 
-
 function drawResult(g) {
   const rows = g.standings.map((s) => el("tr", { class: s.winner ? "winner" : "" },
     el("td", {}, `seat ${s.seat}`), el("td", {}, s.player), el("td", { class: "num" }, s.points),
