@@ -249,7 +249,7 @@ function yachtHint(g) {
 }
 
 function drawYacht(g) {
-  const v = g.view, ref = gameInfo("yacht").reference, mine = g.your_turn;
+  const v = g.view, ref = gameInfo(g.game).reference, mine = g.your_turn;
   const canHold = mine && v.rolls_left > 0;
   const dice = v.dice.map((d, i) => el("div", { class: "die-slot" },
     die(d, { cls: ui.held[i] ? "held" : "", label: `die ${i + 1}`, index: i, pressed: !!ui.held[i],
@@ -293,7 +293,7 @@ const COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
 const RANK_CLASS = ["r-blue", "r-green", "r-yellow", "r-orange", "r-red", "r-purple"];
 
 function drawRainbow(g) {
-  const v = g.view, ref = gameInfo("rainbow_dice").reference, mine = g.your_turn;
+  const v = g.view, ref = gameInfo(g.game).reference, mine = g.your_turn;
   const rolling = mine && v.phase === "rolling";
   const find = (kind, pred = () => true) => g.moves.find((m) => m.kind === kind && pred(m));
   const dice = v.dice.map((d, i) => {
@@ -368,7 +368,7 @@ function bonusNote(m) {
 
 // ------------------------------------------------------------------ Go-Stop
 function gostopHint(g) {
-  const v = g.view, ref = gameInfo("gostop").reference;
+  const v = g.view, ref = gameInfo(g.game).reference;
   if (v.decision === "play") return "play a card from your hand";
   if (v.decision === "go_stop") return `you have ${plural(v.scores[g.seat], "point")}: Go or Stop?`;
   const c = v.decision === "hand_choice" ? v.played : v.flipped;
@@ -406,7 +406,7 @@ function drawGostop(g) {
   const mark = (c) => (hot.has(c) ? "recent" : "");
   const groups = [["brights", (k) => k === "bright"], ["animals", (k) => k.startsWith("animal")],
                   ["ribbons", (k) => k === "ribbon"], ["junk", (k) => k.endsWith("junk")]];
-  const ref = gameInfo("gostop").reference;
+  const ref = gameInfo(g.game).reference;
   const CUP = 32, th = ref.thresholds;
   const captured = (s) => {
     // Each pile as it scores now: the sake cup sits with the animals or, when it scores more
