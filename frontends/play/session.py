@@ -1,8 +1,8 @@
 """One game between a person and bots, on the batched rules core at batch size 1.
 
 :class:`Session` is what both front-ends play: the terminal game (:mod:`.terminal`) and the
-web app (:mod:`.web`).  The person sits in one seat, bots (any of ``agents.available(game)``,
-or a user's own policies the front-end loaded) in the others.  Every move goes through the
+web app (:mod:`.web`).  The person sits in one seat, bots (any of :func:`frontends.games.game_bots`:
+the catalog's and the game's own, or a user's own policies the front-end loaded) in the others.  Every move goes through the
 core's validation; the bots move as soon as it is their turn.  Everything a session shows comes from the person's seat view
 (``game.seat_view``): the board, the legal moves and a log of every move explained in words
 from public information only, so nothing hidden from that seat (the other Go-Stop hand, the
