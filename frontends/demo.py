@@ -2,9 +2,11 @@
 
 Yacht (the default) prints one line per turn: round, bot, the first roll, each reroll as
 ``keep [kept dice] -> new dice``, and the category scored with its points; then the final
-sheets.  Rainbow Dice and Go-Stop print one line per turn: the turn number, the bot, its
-actions in order and what the turn was worth to it; Rainbow Dice adds the dice after the
-roll and after each change, Go-Stop the cards each turn captured.
+sheets.  Every other game prints one line per turn: the turn number, the bot, its actions in
+order and what the turn was worth to it, with what its descriptor adds (:mod:`envs.core.spec`):
+``demo_text`` at the turn's start and after each move that changes it (Rainbow Dice: the
+dice), ``demo_turn_end`` at its end (Go-Stop: the cards the turn captured); a turn ends when
+the seat to move changes, the game ends, or the descriptor's ``demo_turn_over`` says so.
 """
 
 from __future__ import annotations
@@ -15,17 +17,13 @@ from rich.table import Table
 
 import agents
 from envs.core.rng import normalize_seed
-from envs.rainbow_dice import STOP as RAINBOW_STOP
-from envs.registration import game_class
+from envs.registration import game_spec
 from envs.yacht import CATEGORY_NAMES, SCORE_START, Yacht
 from envs.yacht.rules import REROLL_BITS
 
-DEMO_BOTS = {
-    "yacht": ("yacht-ppo", "yacht-solver", "yacht-greedy"),
-    "rainbow_dice": ("rainbow-ppo", "rainbow-greedy"),
-    "gostop": ("gostop-search", "gostop-ppo"),
-}
-"""The bots each game's demo seats by default (one per seat)."""
+from .games import demo_bots, hook
+
+
 
 
 def _players(bots) -> tuple[list, list[str]]:
@@ -81,60 +79,48 @@ def play_yacht_demo(bots=("yacht-ppo", "yacht-solver", "yacht-greedy"), seed: in
     return scores
 
 
-def _rainbow_dice(pos: dict) -> str:
-    return " ".join(f"{c}{d}" for c, d in zip("ROYGBP", pos["dice"]))
-
-
-def _turn_over(game_name: str, game, state) -> bool:
-    """Whether the last action ended the mover's turn (a new turn starts, or the game is over)."""
-    if state.done[0]:
-        return True
-    if game_name == "rainbow_dice":  # a new turn's throw: rolling, both free rerolls, no die action
-        pos = game.to_position(state)
-        return pos["phase"] == "rolling" and pos["free_rerolls_left"] == 2 and pos["die_actions_used"] == 0
-    return game.pending(state)["decision"] == "play"  # Go-Stop: the next PLAY decision
-
-
 def play_demo(game_name: str, bots=None, seed: int = 0, console: Console | None = None) -> dict:
     """Play one game of ``game_name`` between bots (names or instances, one seat each) and print it.
 
     Returns the game's result (``{"scores": [...]}`` or ``{"winner", "payout", "reason"}``).
     """
     console = console or Console()
-    bots = list(bots or DEMO_BOTS[game_name])
+    bots = list(bots or demo_bots(game_name))
     if game_name == "yacht":
         return {"scores": play_yacht_demo(bots, seed, console)}
+    spec = game_spec(game_name)
+    text, turn_end, turn_over = hook(spec.demo_text), hook(spec.demo_turn_end), hook(spec.demo_turn_over)
     players, bots = _players(bots)
-    game = game_class(game_name)(num_players=len(players))
+    game = spec.make(num_players=len(players))
     for p in players:
         p.check_game(game.name)
     state = game.init([seed])
     rng = np.random.default_rng(normalize_seed(seed))
     console.rule(f"[bold]{game_name}[/bold]: {' vs '.join(bots)} (seed {seed})")
-    rainbow = game_name == "rainbow_dice"
     turn, worth, seat = 0, 0.0, None
     parts: list[str] = []
-    before = game.to_position(state)
+    before = last = game.to_position(state)  # positions: between turns, and between moves where read
     while not state.done[0]:
         if seat is None:
             seat = int(state.to_move[0])
-            parts = [f"round {before['round']}: {_rainbow_dice(before)}"] if rainbow else []
+            parts = [] if text is None else [
+                (f"round {before['round']}: " if "round" in before else "") + text(before)]
         obs, mask = game.observe(state), game.legal_mask(state)
         action = int(players[seat].act(obs, mask, rng)[0])
         worth += float(game.step(state, np.array([action]))[0, seat])
-        step = game.describe_action(action)
-        if rainbow and action < RAINBOW_STOP:  # a reroll or an adjustment: show the new dice
-            step += f" -> {_rainbow_dice(game.to_position(state))}"
-        parts.append(step)
-        if _turn_over(game_name, game, state):
+        now = None if text is None and turn_over is None else game.to_position(state)
+        ended = bool(state.done[0]) or int(state.to_move[0]) != seat or (turn_over is not None and turn_over(last, now))
+        changed = text is not None and not ended and text(now) != text(last)
+        parts.append(game.describe_action(action) + (f" -> {text(now)}" if changed else ""))
+        if ended:
             turn += 1
             after = game.to_position(state)
-            if not rainbow:
-                new = sorted(set(after["captured"][seat]) - set(before["captured"][seat]))
-                parts.append(f"captured {new}" if new else "captured nothing")
+            if turn_end is not None:
+                parts.append(turn_end(before, after, seat))
             console.print(f"T{turn:>2} [cyan]{bots[seat]:>14}[/cyan]: " + " | ".join(parts)
                           + f"  ({worth:+g})", soft_wrap=True)
             before, worth, seat = after, 0.0, None
+        last = now
     result = game.result(state)
     if "scores" in result:
         best = max(result["scores"])

@@ -1,4 +1,4 @@
-"""Shared pytest configuration: hypothesis profiles, torch threads, the browser and export fixtures.
+"""Shared pytest configuration: hypothesis profiles, torch threads, the browser, export and Pig fixtures.
 
 What a test needs beyond README's install is declared and checked by the project's conftest.py.
 """
@@ -36,6 +36,19 @@ def browser():
     driver = start_chrome()
     yield driver
     driver.quit()
+
+
+@pytest.fixture(scope="module")
+def pig():
+    """Pig (``tests/games/pig``) registered with ``envs.register_game`` while a module's tests run,
+    and only then (other modules iterate the registry when they are collected); yields its
+    descriptor."""
+    import envs
+    from tests.games.pig import SPEC
+
+    envs.register_game(SPEC)
+    yield SPEC
+    envs.unregister_game(SPEC.name)
 
 
 @pytest.fixture(scope="session")

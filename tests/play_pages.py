@@ -13,7 +13,8 @@ import threading
 import time
 
 CLICK_ORDER = {
-    # What a quick test player clicks, first match wins (every game ends in a few dozen clicks).
+    # What a quick test player clicks, first match wins (every game ends in a few dozen clicks);
+    # a game not listed here (drawn on the generic board) clicks its first move button.
     "yacht": ["button.move[data-kind=score].score:not(.zero)", "button.move[data-kind=score]"],
     "rainbow_dice": ["button.move[data-kind=decline]", "button.move[data-kind=buy]",
                      "button.move[data-kind=take]"],
@@ -84,8 +85,9 @@ def start_game(driver, base: str, game: str, bots: list[str], seed: int | None =
 
 
 def click_move(driver, game: str) -> str:
-    """Click the first move button of ``CLICK_ORDER[game]`` on the page; return its selector."""
-    for selector in CLICK_ORDER[game]:
+    """Click the first move button of ``CLICK_ORDER[game]`` on the page (any game's board's
+    first move button for a game not listed); return its selector."""
+    for selector in CLICK_ORDER.get(game, ["#board button.move"]):
         found = driver.find_elements("css selector", selector)
         if found:
             before = body_data(driver, "moves")

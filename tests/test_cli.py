@@ -263,6 +263,17 @@ def test_demo_plays_every_game(capsys, game, bots):
     assert main(["demo", "--game", game, "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "T 1" in out and all(bot in out for bot in bots) and ("Winner" in out or "nagari" in out)
+    if game == "gostop":  # the descriptor's demo_turn_end: the cards each turn captured
+        assert all("| captured " in line for line in out.splitlines() if line.startswith("T"))
+
+
+def test_solitaire_rainbow_demo_ends_a_turn_each_round(capsys):
+    """The mover never changes in solitaire: the descriptor's demo_turn_over ends each turn,
+    and its demo_text shows the dice at the start and after each move that changes them."""
+    assert main(["demo", "--game", "rainbow_dice", "--bots", "rainbow-simple", "--seed", "1"]) == 0
+    turns = [line for line in capsys.readouterr().out.splitlines() if line.startswith("T")]
+    assert len(turns) == 12 and [t.split(": ")[1] for t in turns] == [f"round {r}" for r in range(1, 13)]
+    assert all(" -> R" in t for t in turns if "free reroll" in t)
 
 
 def test_train_rounds_to_whole_rollouts_and_logs_plain_lines(capsys, tmp_path):

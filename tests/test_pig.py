@@ -18,13 +18,7 @@ from tests.conformance import harness
 from tests.games.pig import HOLD, ROLL, SPEC, Pig
 
 
-@pytest.fixture(autouse=True, scope="module")
-def pig_registered():
-    """Pig is registered while this module's tests run, and only then (other modules iterate
-    the registry when they are collected)."""
-    envs.register_game(SPEC)
-    yield
-    envs.unregister_game("pig")
+pytestmark = pytest.mark.usefixtures("pig")  # registered while this module runs (tests/conftest.py)
 
 
 TestPigCore, TestPigAdapters = harness([SPEC])
@@ -119,6 +113,7 @@ def test_a_game_brings_its_own_result_reasons():
     (dict(result_fields=()), "at least one"), (dict(result_fields=["scores"]), "tuple"),
     (dict(test_configs=()), "non-empty tuple"), (dict(test_configs=({"players": 2},)), "not keywords"),
     (dict(test_bot="no spaces please"), "test_bot"), (dict(demo_text="nocolon"), "module:attr"),
+    (dict(demo_turn_over="a:b:c"), "demo_turn_over"), (dict(demo_turn_end=""), "demo_turn_end"),
 ])
 def test_malformed_descriptors_are_refused(change, problem):
     with pytest.raises(ValueError, match=problem):

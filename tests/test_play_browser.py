@@ -11,9 +11,9 @@ from tests.play_pages import (
     api, body_data, click_move, drive, full_page_screenshot, in_view, open_game, play_to_end, serving, start_game,
     wait_idle,
 )
+from envs.registration import game_spec
 from frontends.play.web import create_app
 
-QUICK_BOTS = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 APP = create_app()
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser, pytest.mark.integration]
@@ -42,12 +42,13 @@ def standings(browser):
 
 @pytest.mark.parametrize("game", ["yacht", "rainbow_dice", "gostop"])
 def test_play_a_whole_game_in_the_browser(browser, base_url, game, tmp_path):
-    start_game(browser, base_url, game, [QUICK_BOTS[game]], seed=1)
+    bot = game_spec(game).test_bot
+    start_game(browser, base_url, game, [bot], seed=1)
     assert "Your turn" in browser.find_element("id", "status").text
     clicks = play_to_end(browser, game)
     assert body_data(browser, "over") == "1" and clicks >= 10
     rows, winners = standings(browser)
-    assert len(rows) == 2 and any(QUICK_BOTS[game] in r for r in rows) and any("you" in r for r in rows)
+    assert len(rows) == 2 and any(bot in r for r in rows) and any("you" in r for r in rows)
     if game == "gostop":
         result = browser.find_element("id", "result").text
         assert "stopped" in result or "last card ended the deal" in result or "Nagari" in result
@@ -266,3 +267,20 @@ def test_rainbow_result_is_scrolled_into_view(browser, base_url):
         browser.execute_script("window.scrollTo(0, document.body.scrollHeight);")
         click_move(browser, "rainbow_dice")
     assert in_view(browser, "#result")
+
+
+def test_a_game_without_a_board_of_its_own_plays_on_the_generic_board(browser, pig):
+    """Pig (registered by the ``pig`` fixture, with no ``board`` in its descriptor): the page
+    lists it from the server's catalog and draws the seat view's text with a button per move."""
+    with serving(create_app()) as url:  # built after Pig's registration, so it serves Pig
+        start_game(browser, url, "pig", [pig.default_bot], seed=1)
+        assert "Pig" in browser.find_element("id", "games-line").text
+        assert browser.find_element("css selector", "#board pre.text-view").text.startswith("Pig to 30:")
+        assert "Your turn: roll" in browser.find_element("id", "status").text
+        assert [b.get_attribute("data-kind") for b in browser.find_elements("css selector", "#board button.move")] == ["roll"]
+        clicks = play_to_end(browser, "pig")
+        assert body_data(browser, "over") == "1" and clicks >= 1
+        head = browser.find_elements("css selector", "table.standings th")
+        assert [h.text for h in head][:3] == ["seat", "player", pig.score_label]
+        rows, winners = standings(browser)
+        assert len(rows) == 2 and len(winners) == 1 and any(pig.default_bot in r for r in rows)

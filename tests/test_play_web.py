@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 import agents
 from envs.gostop import cards as C
+from envs.registration import GAMES, game_spec
 from frontends.cli import build_parser
 from frontends.play.guard import allowed_hosts
 from frontends.play.session import Session
@@ -25,7 +26,6 @@ from tests.play_pages import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
-QUICK_BOT = {"yacht": "yacht-greedy", "rainbow_dice": "rainbow-simple", "gostop": "gostop-greedy"}
 CARD_KEYS = {"hand", "layout", "captured", "played", "flipped", "card"}
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration]
@@ -48,7 +48,7 @@ def client():
 
 
 def new_game(client, game="gostop", **body):
-    r = client.post("/api/games", json={"game": game, "bots": [QUICK_BOT[game]], **body})
+    r = client.post("/api/games", json={"game": game, "bots": [game_spec(game).test_bot], **body})
     assert r.status_code == 201, r.text
     return r.json()
 
@@ -65,10 +65,13 @@ def test_the_page_and_its_files_are_served_without_outside_links(client):
 
 def test_catalog_lists_every_bot_of_each_game(client):
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
-    assert list(games) == ["yacht", "rainbow_dice", "gostop"]
+    assert list(games) == list(GAMES) and set(games) >= {"yacht", "rainbow_dice", "gostop"}
     for name, g in games.items():
+        spec = game_spec(name)
         assert [b["name"] for b in g["bots"]] == agents.available(name)
-        assert g["default_bot"] in agents.available(name)
+        assert g["default_bot"] == spec.default_bot in agents.available(name)
+        assert (g["title"], g["summary"], g["score_label"], g["board"]) == (
+            spec.title, spec.summary, spec.score_label, spec.board)
     assert (games["gostop"]["min_seats"], games["gostop"]["max_seats"]) == (2, 2)
     assert len(games["gostop"]["reference"]["cards"]) == 48
     assert games["gostop"]["reference"]["cards"][8]["label"] == "Mar ★ bright"
@@ -221,6 +224,10 @@ def test_gostop_json_never_shows_the_other_hand_or_the_stock(client, seed):
         text = json.dumps(g)
         for word in ('"hands"', '"stock"', '"order"'):
             assert word not in text
+        # The text view and the hint are drawn from the seat view the JSON carries, nothing else.
+        session = store.get(g["id"]).session
+        assert g["text"] == session.text.render(g["view"], None, session.names)
+        assert g["hint"] == (None if g["over"] else session.text.hint(g["view"], g["moves"]))
         assert g["seed"] == str(seed)  # the person chose it
         if g["over"]:
             break

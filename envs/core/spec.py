@@ -16,6 +16,8 @@ from collections.abc import Mapping
 
 from .game import Game
 
+_HOOKS = ("demo_text", "demo_turn_over", "demo_turn_end", "solo_optimum")
+"""The fields that name a function as ``module:attr``."""
 _BOT_REF_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/")
 
 
@@ -53,7 +55,15 @@ class GameSpec:
       table), or ``None`` for the text view (:meth:`Game.render_text
       <envs.core.game.Game.render_text>`).
     * ``demo_text``: ``module:attr`` of a function ``(position dict) -> str`` a demo shows
-      at the start of each turn (Rainbow Dice: the dice), or ``None``.
+      at the start of each turn and after each move that changes it (Rainbow Dice: the
+      dice), or ``None``.
+    * ``demo_turn_over``: ``module:attr`` of a function ``(before, after) -> bool`` on the
+      position dicts around one move: whether that move ended the mover's turn, for a game
+      whose turns can end with the same seat to move (solitaire Rainbow Dice); ``None``:
+      a turn ends when the seat to move changes or the game ends.
+    * ``demo_turn_end``: ``module:attr`` of a function ``(before, after, seat) -> str`` a
+      demo adds at the end of a turn of ``seat`` (Go-Stop: the cards it captured), from the
+      positions at the turn's start and end, or ``None``.
     * ``solo_optimum``: ``module:attr`` of a function ``() -> float``, the best expected
       solitaire score (evaluations report a bot's share of it), or ``None``.
     """
@@ -70,6 +80,8 @@ class GameSpec:
     test_bot: str | None = None
     board: str | None = None
     demo_text: str | None = None
+    demo_turn_over: str | None = None
+    demo_turn_end: str | None = None
     solo_optimum: str | None = None
 
     def __post_init__(self):
@@ -90,10 +102,10 @@ class GameSpec:
         for field, bot in (("default_bot", self.default_bot), ("test_bot", self.test_bot),
                            *(("demo_bots", b) for b in self.demo_bots)):
             _bot_ref(field, bot)
-        for field in ("board", "demo_text", "solo_optimum"):
+        for field in ("board", *_HOOKS):
             if getattr(self, field) is not None:
                 _text(field, getattr(self, field))
-        for field in ("demo_text", "solo_optimum"):
+        for field in _HOOKS:
             ref = getattr(self, field)
             if ref is not None and ref.count(":") != 1:
                 raise ValueError(f"GameSpec.{field} must be 'module:attr', got {ref!r}")

@@ -16,4 +16,5 @@ SPEC = GameSpec(
     demo_bots=("gostop-search", "gostop-ppo"),
     test_bot="gostop-greedy",
     board="gostop",
+    demo_turn_end="envs.gostop.view:captured_text",
 )

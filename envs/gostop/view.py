@@ -196,6 +196,13 @@ def result_line(view: dict, names: list[str] | None = None) -> str:
     return f"{who} {how}(score {s['base']}{gos}{bak})"
 
 
+def captured_text(before: dict, after: dict, seat: int) -> str:
+    """The cards ``seat`` captured between positions ``before`` and ``after`` (the game's
+    ``demo_turn_end``): ``captured [ids]`` or ``captured nothing``."""
+    new = sorted(set(after["captured"][seat]) - set(before["captured"][seat]))
+    return f"captured {new}" if new else "captured nothing"
+
+
 def render(view: dict, moves: list[dict] | None = None, names: list[str] | None = None) -> str:
     """The view as plain text: the other player's pile and hand size, the layout, your side."""
     me, opp = view["seat"], 1 - view["seat"]

@@ -17,4 +17,5 @@ SPEC = GameSpec(
     test_bot="rainbow-simple",
     board="rainbow_dice",
     demo_text="envs.rainbow_dice.view:dice_text",
+    demo_turn_over="envs.rainbow_dice.view:turn_over",
 )

@@ -164,6 +164,14 @@ def dice_text(position: dict) -> str:
     return _dice_line(position["dice"])
 
 
+def turn_over(before: dict, after: dict) -> bool:
+    """Whether the move from position ``before`` to ``after`` ended the mover's turn (the
+    game's ``demo_turn_over``): the game ended, or a new turn's throw is up (rolling, both
+    free rerolls left, no die action), which solitaire play reaches with the same seat."""
+    return after["phase"] == "game_over" or (after["phase"] == "rolling" and after["free_rerolls_left"] == 2
+                                  and after["die_actions_used"] == 0)
+
+
 def render(view: dict, moves: list[dict] | None = None, names: list[str] | None = None) -> str:
     """The view as plain text: dice, what they satisfy, every player, the market, the moves."""
     me = view["seat"]

@@ -6,13 +6,24 @@ from envs.registration import GAMES
 
 
 def run(args) -> int:
-    """Run ``madang bots`` with the parsed ``args``; returns the exit status."""
+    """Run ``madang bots`` with the parsed ``args``; returns the exit status.
+
+    The catalog's bots (``agents.catalog``), then each game's own bots that its descriptor
+    names by ``module:attr`` (:func:`frontends.games.game_bots`)."""
     import agents
 
-    rows = agents.catalog(args.game)
-    width = max(len(b.name) for b in rows)
-    for b in rows:
-        print(f"{b.name:<{width}}  {b.game or 'any':<12}  {b.description}")
+    from ..games import game_bots
+
+    rows = [(b.name, b.game or "any", b.description) for b in agents.catalog(args.game)]
+    listed = {name for name, _, _ in rows}
+    for game in [args.game] if args.game else GAMES:
+        for name in game_bots(game):
+            if name not in listed:
+                rows.append((name, game, "the game's own bot, named by its descriptor"))
+                listed.add(name)
+    width = max(len(name) for name, _, _ in rows)
+    for name, game, description in rows:
+        print(f"{name:<{width}}  {game:<12}  {description}")
     return 0
 
 

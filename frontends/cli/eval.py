@@ -10,7 +10,7 @@ from pathlib import Path
 
 from envs.registration import GAMES
 
-from ..demo import DEMO_BOTS
+from ..games import demo_bots
 from .common import UsageError, key_values, load_bots, print_json, shard_progress, user_input
 
 
@@ -21,7 +21,7 @@ def run(args) -> int:
     from training import evaluate as ev
 
     cls = game_class(args.game)
-    example = f"e.g. madang eval {args.game} --bots " + " ".join(DEMO_BOTS[args.game][:2])
+    example = f"e.g. madang eval {args.game} --bots " + " ".join(demo_bots(args.game)[:2])
     if args.games < 1:
         raise UsageError(f"--games must be positive, got {args.games}", example)
     rules = key_values(args.rules, "--rules", "copies_per_hand=null (an option of the game's rules)")

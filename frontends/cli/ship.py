@@ -6,16 +6,16 @@ import json
 from contextlib import suppress
 from pathlib import Path
 
+from envs.registration import GAMES
+
+from ..games import default_bot
 from .common import UsageError, load_bots, user_input
-
-
-SHIP_REFERENCE = {"gostop": "gostop-greedy"}
-"""The bot ``madang ship`` measures a policy against in a game without a solo mode (default ``random``)."""
 
 
 def _ship_evaluation(args, meta: dict, bot) -> dict:
     """The evaluation ``madang ship`` records: solitaire games, or a seat-swapped match against
-    ``--against`` (the game's reference bot when it has no solo mode); prints one line."""
+    ``--against`` (in a game without a solo mode by default its descriptor's ``default_bot``, else
+    ``random``); prints one line."""
     from envs.registration import game_class
 
     from training.evaluate import evaluate_solo, seat_swapped_match
@@ -23,7 +23,7 @@ def _ship_evaluation(args, meta: dict, bot) -> dict:
     game = meta["game"]
     against = args.against
     if against is None and game_class(game).min_players > 1:
-        against = SHIP_REFERENCE.get(game, "random")
+        against = default_bot(game)
     if against is None:
         r = evaluate_solo(game, bot, args.games, seed=args.seed)
         frac = "" if r.fraction_of_optimum is None else f" ({100 * r.fraction_of_optimum:.2f} % of optimum)"
@@ -106,8 +106,8 @@ def add_parser(sub) -> None:
                            "mode) deals played twice with the seats swapped")
     ship.add_argument("--against", metavar="BOT",
                       help="evaluate in seat-swapped two-player games against this bot (default for games "
-                           "without a solo mode: " + ", ".join(f"{g}: {b}" for g, b in SHIP_REFERENCE.items())
-                           + ")")
+                           "without a solo mode: " + ", ".join(f"{g}: {default_bot(g)}" for g, s in GAMES.items()
+                                                               if s.game_cls.min_players > 1) + ")")
     ship.add_argument("--seed", type=int, default=0)
     ship.add_argument("--checkpoint", action="store_true",
                       help="ship the run's latest checkpoint (e.g. of a run still training)")

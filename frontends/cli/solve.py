@@ -1,8 +1,12 @@
-"""``madang solve``: a game's exact optimal value (Yacht), and with ``--target`` its score chances."""
+"""``madang solve``: a game's exact optimal expected solitaire score (every game whose descriptor
+names a ``solo_optimum``: Yacht), and with ``--target`` Yacht's score chances (a Yacht-only
+feature of its threshold solver)."""
 
 from __future__ import annotations
 
 import sys
+
+from envs.registration import GAMES
 
 from .common import UsageError
 
@@ -11,15 +15,18 @@ def run(args) -> int:
     """Run ``madang solve`` with the parsed ``args``; returns the exit status."""
     import time
 
-    from agents.yacht_dp import solve
+    from training.evaluate import solo_optimum
 
+    if args.target and args.game != "yacht":
+        raise UsageError("--target: score chances come from Yacht's threshold solver (Yacht only)",
+                         "e.g. madang solve yacht --target 150 200 250")
     for t in args.target or []:
         if not 0 <= t <= 304:
             raise UsageError(f"--target {t}: a final total is 0..303", "e.g. madang solve yacht --target 150 200 250")
     start = time.perf_counter()
-    value = solve().optimal_score
+    value = solo_optimum(args.game)
     print(f"{value:.4f}")
-    print(f"(optimal expected solitaire Yacht score; solved in {time.perf_counter() - start:.2f} s)",
+    print(f"(optimal expected solitaire {GAMES[args.game].title} score; solved in {time.perf_counter() - start:.2f} s)",
           file=sys.stderr)
     if args.target:
         _print_yacht_targets(args.target)
@@ -62,7 +69,7 @@ def _print_yacht_targets(targets) -> None:
 def add_parser(sub) -> None:
     """Add the command's parser to ``sub`` (the ``madang`` subparsers)."""
     solve = sub.add_parser("solve", help="print a game's exact optimal value")
-    solve.add_argument("game", choices=["yacht"])
+    solve.add_argument("game", choices=sorted(g for g, spec in GAMES.items() if spec.solo_optimum))
     solve.add_argument("--target", type=int, nargs="+", metavar="T",
                        help="also the chance of a total of at least T: the solver's and the best possible")
     solve.set_defaults(func=run)

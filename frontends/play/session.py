@@ -1,8 +1,8 @@
 """One game between a person and bots, on the batched rules core at batch size 1.
 
 :class:`Session` is what both front-ends play: the terminal game (:mod:`.terminal`) and the
-web app (:mod:`.web`).  The person sits in one seat, bots (any of ``agents.available(game)``,
-or a user's own policies the front-end loaded) in the others.  Every move goes through the
+web app (:mod:`.web`).  The person sits in one seat, bots (any of :func:`frontends.games.game_bots`:
+the catalog's and the game's own, or a user's own policies the front-end loaded) in the others.  Every move goes through the
 core's validation; the bots move as soon as it is their turn.  Everything a session shows comes from the person's seat view
 (``game.seat_view``): the board, the legal moves and a log of every move explained in words
 from public information only, so nothing hidden from that seat (the other Go-Stop hand, the
@@ -20,11 +20,9 @@ import numpy as np
 import agents
 from envs.adapters.actions import parse_action
 from envs.core.rng import normalize_seed, resolve_seed
-from envs.registration import GAMES, game_class
+from envs.registration import GAMES, game_class, game_spec
 
-TITLES = {"yacht": "Yacht", "rainbow_dice": "Rainbow Dice", "gostop": "Go-Stop"}
-DEFAULT_BOTS = {"yacht": "yacht-solver", "rainbow_dice": "rainbow-greedy", "gostop": "gostop-greedy"}
-"""The opponent a game gets when none is named."""
+from ..games import game_bots
 
 
 @functools.lru_cache(maxsize=None)
@@ -40,7 +38,8 @@ def user_bots(specs) -> dict:
     return {s: agents.load(s) for s in dict.fromkeys(specs) if s not in catalog}
 
 
-_WARM_LOCKS = {g: threading.Lock() for g in GAMES}
+_WARM_LOCKS: dict[str, threading.Lock] = {}
+_WARM_LOCKS_LOCK = threading.Lock()
 _warm: set[tuple[str, str]] = set()
 
 
@@ -54,7 +53,9 @@ def warm_up(game: str, bots: Iterable[str]) -> None:
     """
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; games: {', '.join(sorted(GAMES))}")
-    with _WARM_LOCKS[game]:
+    with _WARM_LOCKS_LOCK:  # a game registered after import gets its lock on first use
+        lock = _WARM_LOCKS.setdefault(game, threading.Lock())
+    with lock:
         for name in bots:
             if (game, name) not in _warm:
                 Session(game, [name], seat=1, seed=0)  # the bot moves first
@@ -89,9 +90,9 @@ class Session:
         low, high = seat_range(game)
         if not low <= len(bots) + 1 <= high:
             n = f"{low - 1}" if low == high else f"{low - 1}..{high - 1}"
-            raise ValueError(f"{TITLES[game]} takes {n} bot(s) besides you, got {len(bots)}")
+            raise ValueError(f"{game_spec(game).title} takes {n} bot(s) besides you, got {len(bots)}")
         extra = {n: b for n, b in (extra_bots or {}).items() if getattr(b, "game", None) in (None, game)}
-        known = agents.available(game) + list(extra)
+        known = game_bots(game) + list(extra)
         for b in bots:
             if b not in known:
                 raise ValueError(f"unknown bot {b!r} for {game}; bots for {game}: {', '.join(known)}")
@@ -176,24 +177,37 @@ class Session:
         return [{"seat": p["seat"], "player": p["name"], "points": points[p["seat"]],
                  "winner": bool(won[p["seat"]])} for p in self.players]
 
+    def result(self) -> dict | None:
+        """The finished game's result, the fields its descriptor's ``result_fields`` name (public
+        once the game is over); None before the end."""
+        if not self.over:
+            return None
+        result = self.game.result(self.state, 0)
+        return {k: result[k] for k in game_spec(self.game_name).result_fields if k in result}
+
     def public(self) -> dict:
         """Everything the person's screen shows, JSON-compatible, built from their seat view only.
 
         ``seed`` is a decimal string (it can exceed what a JavaScript number holds exactly),
-        None while the game runs on a seed the person did not choose.
+        None while the game runs on a seed the person did not choose.  ``text`` is the seat
+        view as plain text (the view module's ``render``, what a page without a board of its
+        own shows) and ``hint`` what the person may do now (its ``hint``; None once over).
         """
         return {
             "game": self.game_name,
-            "title": TITLES[self.game_name],
+            "title": game_spec(self.game_name).title,
             "seat": self.seat,
             "players": self.players,
             "to_move": self.to_move,
             "your_turn": not self.over,
             "over": self.over,
             "view": self.view(),
+            "text": self.text.render(self.view(), None, self.names),
+            "hint": None if self.over else self.hint(),
             "moves": self.moves(),
             "log": self.log,
             "standings": self.standings(),
+            "result": self.result(),
             "seed": str(self.seed) if self.seed_chosen or self.over else None,
         }
 

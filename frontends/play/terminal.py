@@ -15,9 +15,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-import agents
+from envs.registration import GAMES, game_spec
 
-from .session import DEFAULT_BOTS, TITLES, Session, user_bots
+from ..games import default_bot, game_bots
+from .session import Session, user_bots
+
 
 def _event_line(event: dict) -> Text:
     who = "you" if event["human"] else f"{event['player']} (seat {event['seat']})"
@@ -27,10 +29,11 @@ def _event_line(event: dict) -> Text:
 
 
 def _results(session: Session) -> Table:
-    table = Table(title=f"{TITLES[session.game_name]}: result")
+    spec = game_spec(session.game_name)
+    table = Table(title=f"{spec.title}: result")
     table.add_column("seat", justify="right")
     table.add_column("player")
-    table.add_column("points" if session.game_name != "gostop" else "payout", justify="right")
+    table.add_column(spec.score_label, justify="right")
     table.add_column("")
     for row in session.standings():
         table.add_row(str(row["seat"]), row["player"], str(row["points"]), "winner" if row["winner"] else "")
@@ -48,7 +51,7 @@ def play_game(session: Session, console: Console, read=input) -> int:
 
 def _play(session: Session, console: Console, read) -> int:
     names = ", ".join(f"seat {p['seat']}: {p['name']}" for p in session.players)
-    console.rule(f"[bold]{TITLES[session.game_name]}[/bold]  ({names})")
+    console.rule(f"[bold]{game_spec(session.game_name).title}[/bold]  ({names})")
     for event in session.log:
         console.print(_event_line(event))
     while not session.over:
@@ -90,12 +93,13 @@ def run(game: str, bots: list[str] | None, seat: int, seed: int | None, console:
         read=input) -> int:
     """``madang play``: check the options, play one game, return the exit status (2 for a bad option)."""
     console = console or Console()
-    bots = bots or [DEFAULT_BOTS[game]]
     try:
+        bots = bots or [default_bot(game)]
         session = Session(game, bots, seat=seat, seed=seed, extra_bots=user_bots(bots))
     except ValueError as e:
         print(f"madang: error: {e}", file=sys.stderr)
-        print(f"hint: bots for {game}: {', '.join(agents.available(game))}, or your own policy by path or "
-              f"module:attr (docs/bots.md); repeat --bot for more seats", file=sys.stderr)
+        if game in GAMES:
+            print(f"hint: bots for {game}: {', '.join(game_bots(game))}, or your own policy by path or "
+                  f"module:attr (docs/bots.md); repeat --bot for more seats", file=sys.stderr)
         return 2
     return play_game(session, console, read)

@@ -5,7 +5,8 @@ unguessable id (``secrets.token_urlsafe``); the page gets only what the person's
 and clicks moves.  The JSON API (every error is ``{"error": message}``, and a failed request
 changes nothing)::
 
-    GET    /api/games                 games, their seat counts, bots and drawing tables
+    GET    /api/games                 games (in registry order), their titles, summaries, score
+                                      labels, boards, seat counts, bots and drawing tables
     POST   /api/games                 {"game", "bots"?: [names], "seat"?: int, "seed"?: int or
                                       decimal string} -> 201 the new game (the bots before you
                                       have moved)
@@ -49,12 +50,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 import agents
-from envs.registration import GAMES, game_class
+from envs.registration import GAMES, game_class, game_spec
 
 from .body import BODY_TIMEOUT_S, MAX_BODY, parse_object, read_body
 from .bot_pool import DEFAULT_MAX_PENDING, DEFAULT_WORKERS, BotPool
 from .guard import LOOPBACK_NAMES, WILDCARD_HOSTS, Guard, allowed_hosts
-from .session import DEFAULT_BOTS, TITLES, Session, seat_range, user_bots, warm_up
+from ..games import default_bot, game_bots
+from .session import Session, seat_range, user_bots, warm_up
 from .store import ApiError, GameStore
 
 STATIC = Path(__file__).parent / "static"
@@ -84,11 +86,29 @@ def warm_all(warn=print) -> None:
     ``warn(message)`` and skipped; a game asked of it later is refused with its reason.
     """
     for game in GAMES:
-        for name in agents.available(game):
+        for name in game_bots(game):
             try:
                 warm_up(game, [name])
             except ValueError as e:
                 warn(f"madang: warning: the bot {name!r} cannot play {game}: {e}")
+
+
+def _catalog_entry(name: str, extra: dict) -> dict:
+    """What the page knows about the game ``name``, from its descriptor and view module: its
+    title, summary, score label and board (None: the page's generic board of the text view
+    and the move buttons), its seats, the bots it may seat (``extra``: the operator's own,
+    offered to every game they play) and the view's ``reference`` tables."""
+    spec = game_spec(name)
+    low, high = seat_range(name)
+    described = {b.name: b.description for b in agents.catalog(name)}
+    return {
+        "name": name, "title": spec.title, "summary": spec.summary, "score_label": spec.score_label,
+        "board": spec.board, "min_seats": low, "max_seats": high, "default_bot": default_bot(name),
+        "bots": [{"name": b, "description": described.get(b, f"{b}: the game's own bot")} for b in game_bots(name)] + [
+            {"name": n, "description": f"served policy ({getattr(b, 'kind', None) or type(b).__name__})"}
+            for n, b in extra.items() if getattr(b, "game", None) in (None, name)],
+        "reference": game_class(name).view_module.reference(),
+    }
 
 
 def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monotonic, *,
@@ -125,17 +145,7 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
         data, kind = files[name]
         return Response(data, media_type=kind)
 
-    catalog = []
-    for name in sorted(GAMES, key=lambda g: list(TITLES).index(g)):
-        low, high = seat_range(name)
-        catalog.append({
-            "name": name, "title": TITLES[name], "min_seats": low, "max_seats": high,
-            "default_bot": DEFAULT_BOTS[name],
-            "bots": [{"name": b.name, "description": b.description} for b in agents.catalog(name)] + [
-                {"name": n, "description": f"served policy ({getattr(b, 'kind', None) or type(b).__name__})"}
-                for n, b in extra.items() if getattr(b, "game", None) in (None, name)],
-            "reference": game_class(name).view_module.reference(),
-        })
+    catalog = [_catalog_entry(name, extra) for name in GAMES]
     catalog_json = json.dumps({"games": catalog, "limits": {"max_games": store.max_games,
                                                             "expire_s": store.expire_s}}).encode()
 
@@ -149,13 +159,13 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
         if game not in GAMES:
             raise ApiError(400, f"unknown game {game[:40]!r}; games: {', '.join(sorted(GAMES))}")
         bots = body.get("bots")
-        bots = [DEFAULT_BOTS[game]] if bots is None else bots
+        bots = [default_bot(game)] if bots is None else bots
         seed = _seed(body.get("seed"))
         store.reserve()
 
         def build() -> Session:
             try:
-                known = set(agents.available(game))
+                known = set(game_bots(game))
                 warm_up(game, [b for b in dict.fromkeys(bots) if b in known])
                 return Session(game, bots, body.get("seat") or 0, seed, extra_bots=extra)
             except ValueError as e:

@@ -8,7 +8,6 @@ rung).  :func:`summarize` recomputes the summary from the raw values alone.
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import time
@@ -17,8 +16,7 @@ from pathlib import Path
 import numpy as np
 
 import agents
-from envs.registration import game_spec
-from training.evaluate import play_match, seat_swapped_match
+from training.evaluate import play_match, seat_swapped_match, solo_optimum
 
 from .identity import madang_version, policy_identity, rules_hash, seeds_hash
 from .stats import elo_on_ladder, mean_ci
@@ -26,16 +24,6 @@ from .suites import Suite
 
 FORMAT = "madang-benchmark-result"
 FORMAT_VERSION = 1
-
-
-def solo_optimum(game: str) -> float | None:
-    """The exact optimal expected solitaire score of ``game``, from its descriptor's
-    ``solo_optimum`` (``module:attr`` of a function), or None for a game without one."""
-    ref = game_spec(game).solo_optimum
-    if ref is None:
-        return None
-    module, attr = ref.split(":")
-    return float(getattr(importlib.import_module(module), attr)())
 
 
 def _load_average() -> list[float] | None:

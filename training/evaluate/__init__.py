@@ -9,8 +9,9 @@ Everything runs on the batched cores and the one play-out loop (:func:`agents.pl
 a set of games between fixed seats is one batch.
 
 * :func:`play_match`: ``N`` games with fixed seats, every seat's result per game.
-* :func:`evaluate_solo`: solitaire mean, standard error and 95 % CI (Yacht: the fraction of
-  the exact optimum); for every game with a one-player mode.
+* :func:`evaluate_solo`: solitaire mean, standard error and 95 % CI (and the fraction of the
+  exact optimum, :func:`solo_optimum`, where the game's descriptor names one: Yacht); for
+  every game with a one-player mode.
 * :func:`seat_swapped_match`: two bots over ``pairs`` deals, each deal played twice with the
   seats swapped (same seed, so the same deal in Go-Stop and the same first rolls in the dice
   games), from bot A's side: points per game with 95 % CIs over the deal pairs, wins,
@@ -36,7 +37,9 @@ always was.
 
 from .engine import SHARD_GAMES, LocalRunner, Shard, play_match
 from .gostop import GoStats
-from .matches import MatchResult, SoloResult, Tournament, evaluate_solo, round_robin, seat_swapped_match
+from .matches import (
+    MatchResult, SoloResult, Tournament, evaluate_solo, round_robin, seat_swapped_match, solo_optimum,
+)
 from .plots import plot_solo, plot_tournament
 from .ray_runner import RAY_CONNECT_TIMEOUT_S, RayRunner, call_with_timeout
 from .regret import yacht_regret
@@ -45,5 +48,6 @@ from .stats import Z95, bradley_terry_elo, pair_mean_ci
 __all__ = [
     "RAY_CONNECT_TIMEOUT_S", "SHARD_GAMES", "Z95", "GoStats", "LocalRunner", "MatchResult", "RayRunner", "Shard",
     "SoloResult", "Tournament", "bradley_terry_elo", "call_with_timeout", "evaluate_solo", "pair_mean_ci",
-    "play_match", "plot_solo", "plot_tournament", "round_robin", "seat_swapped_match", "yacht_regret",
+    "play_match", "plot_solo", "plot_tournament", "round_robin", "seat_swapped_match", "solo_optimum",
+    "yacht_regret",
 ]

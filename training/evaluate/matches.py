@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import itertools
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from envs.core.rng import normalize_seed, seed_range
+from envs.registration import game_spec
 
 from .engine import SHARD_GAMES, LocalRunner, _bot, _joined, _name, _shards, play_match
 from .gostop import GoStats
@@ -41,21 +43,28 @@ class SoloResult:
         return dict(d, ci95=self.ci95, fraction_of_optimum=self.fraction_of_optimum)
 
 
+def solo_optimum(game: str) -> float | None:
+    """The exact optimal expected solitaire score of ``game``, from its descriptor's
+    ``solo_optimum`` (``module:attr`` of a function), or None for a game without one."""
+    ref = game_spec(game).solo_optimum
+    if ref is None:
+        return None
+    module, attr = ref.split(":")
+    return float(getattr(importlib.import_module(module), attr)())
+
+
 def evaluate_solo(game_name: str, bot, num_games: int, seed: int = 0, *, shard_games: int = SHARD_GAMES,
                   runner=None, progress=None, **game_config) -> SoloResult:
     """Mean ± standard error of a bot's solitaire score over ``num_games`` seeded games.
 
-    ``game_config`` goes to the rules (e.g. ``copies_per_hand=None``).  A game without a
+    ``game_config`` goes to the rules (e.g. ``copies_per_hand=None``); ``optimum`` is
+    :func:`solo_optimum`.  A game without a
     one-player mode (Go-Stop) raises ``ValueError``.  Shards, ``runner`` and ``progress`` as
     in :func:`play_match`.
     """
     scores = play_match(game_name, [bot], num_games, seed, shard_games=shard_games, runner=runner,
                         progress=progress, **game_config)[:, 0]
-    optimum = None
-    if game_name == "yacht":
-        from agents.yacht_dp import solve
-
-        optimum = solve().optimal_score
+    optimum = solo_optimum(game_name)
     se = float(scores.std(ddof=1) / np.sqrt(num_games)) if num_games > 1 else float("nan")
     return SoloResult(_name(bot), num_games, float(scores.mean()), se, optimum, scores)
 

@@ -80,8 +80,7 @@ function drawSetup() {
 
 function blurb(g) {
   const seats = g.min_seats === g.max_seats ? `${g.min_seats} players` : `${g.min_seats}-${g.max_seats} players`;
-  return { yacht: "five dice, twelve categories", rainbow_dice: "six coloured dice, a market of hand cards",
-           gostop: "two-player Matgo with the hwatu deck" }[g.name] + ` · ${seats}`;
+  return `${g.summary} · ${seats}`;
 }
 
 async function startGame() {
@@ -165,7 +164,7 @@ function drawStatus(g) {
   }, `seat ${p.seat}: ${p.name}`));
   let line;
   if (g.over) line = el("strong", {}, "Game over");
-  else line = el("strong", {}, "Your turn: ", hint(g));
+  else line = el("strong", {}, "Your turn: ", board(g).hint(g));
   const recent = recentEvents(g);
   const since = recent.length && !g.over
     ? el("div", { class: "recent-box" }, el("span", { class: "label" }, "Bot moves since yours:"),
@@ -181,30 +180,16 @@ function drawStatus(g) {
   $("#status").replaceChildren(...parts.filter(Boolean));
 }
 
-function hint(g) {
-  const v = g.view;
-  if (g.game === "yacht") return v.rolls_left ? `click dice to hold them, then roll (${v.rolls_left} left), or score a category` : "score a category";
-  if (g.game === "rainbow_dice") {
-    if (v.phase === "second_card") return "buy a second card for 3 tokens, or decline";
-    if (v.phase === "rolling") return `lock dice and reroll (${v.free_rerolls_left} free left), adjust with tokens, buy a card or take tokens`;
-    return "adjust or token-reroll dice, then buy a card or take tokens";
-  }
-  const ref = gameInfo("gostop").reference;
-  if (v.decision === "play") return "play a card from your hand";
-  if (v.decision === "go_stop") return `you have ${plural(v.scores[g.seat], "point")}: Go or Stop?`;
-  const c = v.decision === "hand_choice" ? v.played : v.flipped;
-  return `choose which ${ref.cards[c].month_name} card to take`;
-}
-
 function drawResult(g) {
   const rows = g.standings.map((s) => el("tr", { class: s.winner ? "winner" : "" },
     el("td", {}, `seat ${s.seat}`), el("td", {}, s.player), el("td", { class: "num" }, s.points),
     el("td", {}, s.winner ? "★ winner" : "")));
-  const extra = g.game === "gostop" ? el("p", {}, gostopResultLine(g)) : null;
+  const line = board(g).resultLine(g);
+  const extra = line ? el("p", {}, line) : null;
   return el("div", { id: "result" },
     el("h3", {}, "Final scores"),
     el("table", { class: "standings" }, el("thead", {}, el("tr", {}, el("th", {}, "seat"), el("th", {}, "player"),
-      el("th", {}, g.game === "gostop" ? "payout" : "score"), el("th", {}, ""))), el("tbody", {}, rows)),
+      el("th", {}, gameInfo(g.game).score_label), el("th", {}, ""))), el("tbody", {}, rows)),
     extra,
     el("div", { class: "row" }, el("button", { type: "button", class: "primary", id: "again", onclick: () => restart() }, "Play again"),
       el("button", { type: "button", id: "replay", onclick: () => restart(g.seed) }, `Replay seed ${g.seed}`),
@@ -240,9 +225,31 @@ function die(value, { cls = "", onclick = null, label = "", index = null, presse
   return el("div", attrs, ...cells);
 }
 
+// ------------------------------------------------------------------ any game
+// The board of a game the page has no drawing of its own for (its descriptor names no board):
+// the server's text of the seat view and a button per legal move.
+function drawGeneric(g) {
+  return el("div", { class: "board generic" },
+    el("pre", { class: "felt text-view" }, g.text),
+    g.your_turn ? el("div", { class: "row controls" }, g.moves.map((m) => moveButton(m, m.text))) : null);
+}
+
+function genericHint(g) { return g.hint; }
+
+function genericResultLine(g) {
+  // What the result says besides the standings' numbers: how the game ended, where it names that.
+  const r = g.result || {};
+  return r.reason ? `Ended by ${r.reason.replace(/_/g, " ")}.` : "";
+}
+
 // ------------------------------------------------------------------ Yacht
+function yachtHint(g) {
+  const v = g.view;
+  return v.rolls_left ? `click dice to hold them, then roll (${v.rolls_left} left), or score a category` : "score a category";
+}
+
 function drawYacht(g) {
-  const v = g.view, ref = gameInfo("yacht").reference, mine = g.your_turn;
+  const v = g.view, ref = gameInfo(g.game).reference, mine = g.your_turn;
   const canHold = mine && v.rolls_left > 0;
   const dice = v.dice.map((d, i) => el("div", { class: "die-slot" },
     die(d, { cls: ui.held[i] ? "held" : "", label: `die ${i + 1}`, index: i, pressed: !!ui.held[i],
@@ -275,11 +282,18 @@ function drawYacht(g) {
 }
 
 // ------------------------------------------------------------------ Rainbow Dice
+function rainbowHint(g) {
+  const v = g.view;
+  if (v.phase === "second_card") return "buy a second card for 3 tokens, or decline";
+  if (v.phase === "rolling") return `lock dice and reroll (${v.free_rerolls_left} free left), adjust with tokens, buy a card or take tokens`;
+  return "adjust or token-reroll dice, then buy a card or take tokens";
+}
+
 const COLOURS = ["red", "orange", "yellow", "green", "blue", "purple"];
 const RANK_CLASS = ["r-blue", "r-green", "r-yellow", "r-orange", "r-red", "r-purple"];
 
 function drawRainbow(g) {
-  const v = g.view, ref = gameInfo("rainbow_dice").reference, mine = g.your_turn;
+  const v = g.view, ref = gameInfo(g.game).reference, mine = g.your_turn;
   const rolling = mine && v.phase === "rolling";
   const find = (kind, pred = () => true) => g.moves.find((m) => m.kind === kind && pred(m));
   const dice = v.dice.map((d, i) => {
@@ -353,6 +367,14 @@ function bonusNote(m) {
 }
 
 // ------------------------------------------------------------------ Go-Stop
+function gostopHint(g) {
+  const v = g.view, ref = gameInfo(g.game).reference;
+  if (v.decision === "play") return "play a card from your hand";
+  if (v.decision === "go_stop") return `you have ${plural(v.scores[g.seat], "point")}: Go or Stop?`;
+  const c = v.decision === "hand_choice" ? v.played : v.flipped;
+  return `choose which ${ref.cards[c].month_name} card to take`;
+}
+
 const KIND_MARK = { bright: "★", animal: "◆", "animal/cup": "◆", ribbon: "▬", junk: "✿", "double junk": "✿✿" };
 
 function card(id, { cls = "", move = null, small = false } = {}) {
@@ -384,7 +406,7 @@ function drawGostop(g) {
   const mark = (c) => (hot.has(c) ? "recent" : "");
   const groups = [["brights", (k) => k === "bright"], ["animals", (k) => k.startsWith("animal")],
                   ["ribbons", (k) => k === "ribbon"], ["junk", (k) => k.endsWith("junk")]];
-  const ref = gameInfo("gostop").reference;
+  const ref = gameInfo(g.game).reference;
   const CUP = 32, th = ref.thresholds;
   const captured = (s) => {
     // Each pile as it scores now: the sake cup sits with the animals or, when it scores more
@@ -447,7 +469,16 @@ function gostopResultLine(g) {
 }
 
 // ------------------------------------------------------------------ drawing
-const BOARDS = { yacht: drawYacht, rainbow_dice: drawRainbow, gostop: drawGostop };
+// The boards the page draws, by the name a game's descriptor gives (the catalog's "board");
+// every other game gets the generic board.
+const GENERIC = { draw: drawGeneric, hint: genericHint, resultLine: genericResultLine };
+const BOARDS = {
+  yacht: { draw: drawYacht, hint: yachtHint, resultLine: genericResultLine },
+  rainbow_dice: { draw: drawRainbow, hint: rainbowHint, resultLine: genericResultLine },
+  gostop: { draw: drawGostop, hint: gostopHint, resultLine: gostopResultLine },
+};
+
+function board(g) { return BOARDS[gameInfo(g.game).board] || GENERIC; }
 
 function draw() {
   const g = ui.game;
@@ -458,7 +489,7 @@ function draw() {
   document.body.dataset.game = g ? g.game : "";
   if (!g) { if (ui.pick) drawSetup(); return; }
   drawStatus(g);
-  $("#board").replaceChildren(BOARDS[g.game](g));
+  $("#board").replaceChildren(board(g).draw(g));
   drawLog(g);
   drawMoveList(g);
   $("#all-moves").hidden = g.over;
@@ -478,6 +509,9 @@ function draw() {
 
 async function boot() {
   ui.catalog = await api("GET", "/api/games");
+  const titles = ui.catalog.games.map((g) => g.title);
+  $("#games-line").textContent = (titles.length > 1 ? `${titles.slice(0, -1).join(", ")} and ${titles.at(-1)}` : titles[0])
+    + " against the bots";
   $("#add-bot").addEventListener("click", () => {
     const info = gameInfo(ui.pick.game);
     ui.pick.bots.push(info.default_bot);

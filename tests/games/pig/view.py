@@ -71,6 +71,11 @@ def hint(view: dict, moves: list[dict]) -> str:
     return " or ".join(m["kind"] for m in moves)
 
 
+def stake_text(position: dict) -> str:
+    """What a demo shows at a turn's start and after each roll (the descriptor's ``demo_text``)."""
+    return f"turn total {position['turn_total']}"
+
+
 def reference() -> dict:
     """The fixed names a front-end needs."""
     return {"moves": list(_KINDS)}
