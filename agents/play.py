@@ -15,7 +15,7 @@ def play_out(game, state, bots: list, rng: np.random.Generator, seating=None) ->
     everywhere).  The match loop (:class:`envs.core.match.Match`) checks ``state`` and
     ``seating`` first (``ValueError``) and every bot's actions as they come: a bot that raises
     or picks a malformed or illegal action raises :class:`~envs.core.match.OpponentError`
-    naming it and its seat.  Mutates ``state``; returns (B, P) float64 rewards summed over the
+    naming it and its seat.  Mutates ``state``; returns (B, P) float32 rewards summed over the
     rest of each game.
     """
     return Match(game, bots).play(state, rng, seating=seating)

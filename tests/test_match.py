@@ -89,7 +89,7 @@ def test_bots_stop_at_the_learners_turn_or_the_end(game_name):
         assert (m.seats != seats[m.rows]).all()
     total = Match(game, [FirstLegal()] * P).play(state, None)
     assert state.done.all()
-    assert total.shape == (6, P) and total.dtype == np.float64
+    assert total.shape == (6, P) and total.dtype == np.float32
 
 
 @pytest.mark.parametrize("batch", [1, 4])
@@ -165,7 +165,7 @@ def test_rewards_are_what_each_step_paid(batch):
     (score rewards) they add up to the final totals."""
     game = game_class("yacht")(num_players=2)
     state = game.init(np.arange(batch))
-    paid, moves = np.zeros((batch, 2)), []
+    paid, moves = np.zeros((batch, 2), dtype=np.float32), []
 
     def add(move):
         paid[move.rows] += move.rewards

@@ -147,7 +147,7 @@ class Table:
         others moved) and the (n,) done flags of the games that finished.
         """
         rows = np.arange(self.num_games)
-        reward = self._play(actions)[rows, self.learner_seat].astype(np.float32)
+        reward = self._play(actions)[rows, self.learner_seat]
         done = self.state.done.copy()
         self.episode_return += reward
         if done.any():

@@ -89,7 +89,7 @@ class Match:
     def play(self, state, rng, *, learner_seat=None, seating=None, learner_actions=None, max_plies=None,
              on_move=None, rollback: bool = False, check: bool = True) -> np.ndarray:
         """Let the bots move in every game of ``state`` until it is the learner's turn or the
-        game is over (or each game made ``max_plies`` bot decisions); return the (B, P) float64
+        game is over (or each game made ``max_plies`` bot decisions); return the (B, P) float32
         rewards every seat collected during the call.
 
         ``learner_seat``: None (bots play every seat), an int, or (B,) ints: the learner's seat
@@ -111,18 +111,18 @@ class Match:
         """
         self._saved = None
         game = self.game
-        B = state.batch_size
         if check:
             learner_seat, seating = self._checked(state, learner_seat, seating, learner_actions, max_plies)
         elif learner_seat is not None and not isinstance(learner_seat, (int, np.integer)):
             learner_seat = np.asarray(learner_seat)
-        total = np.zeros((B, game.num_players))
         if rollback:
             self._save(state, rng)
         try:
-            if learner_actions is not None:
-                total += game.step(state, learner_actions, check=False)
-            if B == 1:
+            if learner_actions is None:
+                total = np.zeros((state.batch_size, game.num_players), dtype=np.float32)
+            else:  # the step's fresh (B, P) float32 rewards start the total
+                total = game.step(state, learner_actions, check=False)
+            if len(total) == 1:
                 self._play_one(state, rng, learner_seat, seating, max_plies, on_move, total)
             else:
                 self._play_batch(state, rng, learner_seat, seating, max_plies, on_move, total)
@@ -145,11 +145,11 @@ class Match:
 
     def _save(self, state, rng) -> None:
         spare = self._spare
-        if spare is None or spare.identity != state.identity or spare.batch_size != state.batch_size:
-            self._spare = state.copy(check=False)
+        if spare is None or spare.identity is not state.identity or spare.done.shape != state.done.shape:
+            self._spare = state.copy(check=False)  # identities are interned: ``is`` is the cheap test
         else:
             state.copy_into(spare, check=False)
-        if len(self.bots) and rng is not None:
+        if self.bots and rng is not None:
             self._saved = (rng, rng.bit_generator.state)
         else:  # no bots: nothing draws from the generator
             self._saved = (None, None)
@@ -198,7 +198,10 @@ class Match:
         """:meth:`play` for one game (a single env's step): scalars instead of batch bookkeeping;
         the bots see the same observations, masks and generator as in a batch."""
         game, bots = self.game, self.bots
-        learner = -1 if learner_seat is None else int(learner_seat if np.ndim(learner_seat) == 0 else learner_seat[0])
+        if learner_seat is None:
+            learner = -1
+        else:
+            learner = int(learner_seat) if isinstance(learner_seat, (int, np.integer)) else int(learner_seat[0])
         plies = 0
         while not state.done[0] and plies != max_plies:
             seat = int(state.to_move[0])
