@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 import agents
+from envs.core.match import Match
 from envs.core.rng import normalize_seed
 from envs.registration import game_spec
 from envs.yacht import CATEGORY_NAMES, SCORE_START, Yacht
@@ -48,22 +49,25 @@ def play_yacht_demo(bots=("yacht-ppo", "yacht-solver", "yacht-greedy"), seed: in
     rng = np.random.default_rng(normalize_seed(seed))
     console.rule(f"[bold]Yacht[/bold]: {' vs '.join(bots)} (seed {seed})")
     line: list[str] = []
-    while not state.done[0]:
-        seat = int(state.to_move[0])
+    round_, dice = int(state.round[0]), game.dice(state)[0]  # before each move
+
+    def show(move) -> None:  # after each move
+        nonlocal line, round_, dice
+        seat, action = int(move.seats[0]), int(move.actions[0])
         if not line:
-            line = [f"R{int(state.round[0]):>2} [cyan]{bots[seat]:>12}[/cyan]: {_dice(game.dice(state)[0])}"]
-        obs, mask = game.observe(state), game.legal_mask(state)
-        action = int(players[seat].act(obs, mask, rng)[0])
+            line = [f"R{round_:>2} [cyan]{bots[seat]:>12}[/cyan]: {_dice(dice)}"]
         if action < SCORE_START:
-            kept = game.dice(state)[0][~REROLL_BITS[action]]
-            game.step(state, np.array([action]))
+            kept = dice[~REROLL_BITS[action]]
             line.append(f"keep [{_dice(kept)}] -> {_dice(game.dice(state)[0])}")
         else:
             cat = action - SCORE_START
-            points = int(game.step(state, np.array([action]))[0, seat]) if game.reward == "score" else 0
+            points = int(move.rewards[0, seat]) if game.reward == "score" else 0
             line.append(f"[bold]{CATEGORY_NAMES[cat]}[/bold] +{points}")
             console.print(" | ".join(line), soft_wrap=True)
             line = []
+        round_, dice = int(state.round[0]), game.dice(state)[0]
+
+    Match(game, players).play(state, rng, on_move=show)
     scores = game.result(state)["scores"]
     table = Table(title="Final sheets")
     table.add_column("category")
@@ -100,14 +104,15 @@ def play_demo(game_name: str, bots=None, seed: int = 0, console: Console | None 
     turn, worth, seat = 0, 0.0, None
     parts: list[str] = []
     before = last = game.to_position(state)  # positions: between turns, and between moves where read
-    while not state.done[0]:
+
+    def show(move) -> None:  # after each move
+        nonlocal turn, worth, seat, parts, before, last
+        action = int(move.actions[0])
         if seat is None:
-            seat = int(state.to_move[0])
+            seat = int(move.seats[0])
             parts = [] if text is None else [
                 (f"round {before['round']}: " if "round" in before else "") + text(before)]
-        obs, mask = game.observe(state), game.legal_mask(state)
-        action = int(players[seat].act(obs, mask, rng)[0])
-        worth += float(game.step(state, np.array([action]))[0, seat])
+        worth += float(move.rewards[0, seat])
         now = None if text is None and turn_over is None else game.to_position(state)
         ended = bool(state.done[0]) or int(state.to_move[0]) != seat or (turn_over is not None and turn_over(last, now))
         changed = text is not None and not ended and text(now) != text(last)
@@ -121,6 +126,8 @@ def play_demo(game_name: str, bots=None, seed: int = 0, console: Console | None 
                           + f"  ({worth:+g})", soft_wrap=True)
             before, worth, seat = after, 0.0, None
         last = now
+
+    Match(game, players).play(state, rng, on_move=show)
     result = game.result(state)
     if "scores" in result:
         best = max(result["scores"])

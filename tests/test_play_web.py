@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 from starlette.testclient import TestClient
 
@@ -545,3 +546,32 @@ def test_a_damaged_user_bot_is_reported_at_warm_up_and_refused(monkeypatch, tmp_
     client = TestClient(create_app(), base_url=BASE)
     r = client.post("/api/games", json={"game": "yacht", "bots": ["broken"]})
     assert r.status_code == 400 and "broken" in r.json()["error"]
+
+
+class _IllegalBot:
+    """An operator's bot that always answers an illegal action (the first action)."""
+
+    name = "broken"
+    game = None
+
+    def act(self, obs, mask, rng):
+        return np.array([int(np.flatnonzero(~m)[0]) for m in mask], dtype=np.int64)
+
+
+def test_a_bot_that_answers_an_illegal_move_is_a_4xx_not_a_500():
+    app = create_app(extra_bots={"broken": _IllegalBot()})
+    client = TestClient(app, base_url=BASE, raise_server_exceptions=False)
+    # the bot moves first (the person takes seat 1): the game cannot start
+    r = client.post("/api/games", json={"game": "yacht", "bots": ["broken"], "seat": 1})
+    assert r.status_code == 400, r.text
+    assert "broken" in r.json()["error"] and "illegal" in r.json()["error"]
+    # the person moves first: once the bot must answer, the move is refused (409) and nothing changes
+    g = client.post("/api/games", json={"game": "yacht", "bots": ["broken"], "seat": 0}).json()
+    while True:
+        r = client.post(f"/api/games/{g['id']}/moves", json={"action": g["moves"][-1]["id"]})
+        if r.status_code != 200:
+            break
+        g = r.json()
+    assert r.status_code == 409, r.text
+    assert "broken" in r.json()["error"] and "illegal" in r.json()["error"]
+    assert client.get(f"/api/games/{g['id']}").json() == g

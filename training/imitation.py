@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 import agents
+from envs.core.match import Match
 from envs.registration import game_class
 
 from .mix import split_games, table_specs
@@ -80,52 +81,76 @@ def _record(game_name: str, game_config: dict, bot, seeds, rng) -> dict:
     config = {k: v for k, v in game_config.items() if k != "reward"}
     game = cls(**config)
     state = game.init(seeds)
-    B, P = state.batch_size, game.num_players
-    made = np.zeros((B, P), dtype=np.int64)
-    obs_l, mask_l, act_l, ep_l, step_l, plays = [], [], [], [], [], []
-    while not state.done.all():
-        live = np.flatnonzero(~state.done)
-        sub = state.take(live)
-        seat = sub.to_move.astype(np.int64)
-        obs, mask = game.observe(sub), game.legal_mask(sub)
-        action = bot.act(obs, mask, rng)
-        obs_l.append(obs.astype(np.float16))
-        mask_l.append(np.packbits(mask, axis=1))
-        act_l.append(action.astype(np.int16))
-        ep_l.append((live * P + seat).astype(np.int32))
-        step_l.append(made[live, seat].astype(np.int16))
-        made[live, seat] += 1
-        plays.append((live, seat, action))
-        game.step(sub, action)
-        state.put(live, sub)
-    out = {"obs": np.concatenate(obs_l), "mask": np.concatenate(mask_l), "action": np.concatenate(act_l),
-           "episode": np.concatenate(ep_l), "step": np.concatenate(step_l)}
+    seating = np.zeros((state.batch_size, game.num_players), dtype=np.int64)  # the teacher in every seat
+    decisions = _Decisions(state.batch_size, game.num_players)
+    Match(game, [bot]).play(state, rng, seating=seating, on_move=decisions)
+    out = decisions.arrays()
     for mode in cls.reward_modes:
         try:
             replay = cls(**config, reward=mode)
         except ValueError:  # e.g. "win" at a one-seat table
             continue
-        out[f"reward_{mode}"] = _replay_rewards(replay, seeds, plays, out["action"].size)
+        rewards = _Rewards(state.batch_size, game.num_players, out["action"].size)
+        # The recorded actions again, in the order they were made (the teacher was one call per ply).
+        Match(replay, [_Replay(decisions.actions)], validate=False).play(replay.init(seeds), None, seating=seating,
+                                                                        on_move=rewards)
+        out[f"reward_{mode}"] = rewards.reward.astype(np.float32)
     return out
 
 
-def _replay_rewards(game, seeds, plays, n: int) -> np.ndarray:
-    """Rewards per decision when ``plays`` are replayed: what a seat receives from its decision
-    until its next one (opponents' moves included)."""
-    state = game.init(seeds)
-    last = np.full((state.batch_size, game.num_players), -1, dtype=np.int64)
-    rewards = np.zeros(n, dtype=np.float64)
-    made = 0
-    for live, seat, action in plays:
-        last[live, seat] = made + np.arange(live.size)
-        made += live.size
-        sub = state.take(live)
-        r = game.step(sub, action)
-        state.put(live, sub)
-        owner = last[live]
+class _Decisions:
+    """The ``on_move`` recorder of a match where the teacher plays every seat: each decision's
+    observation, mask and action, its episode (game and seat) and its index among that seat's
+    decisions."""
+
+    def __init__(self, batch: int, players: int):
+        self.players = players
+        self.made = np.zeros((batch, players), dtype=np.int64)  # decisions so far, per game and seat
+        self.obs, self.mask, self.actions, self.episode, self.step = [], [], [], [], []
+
+    def __call__(self, move) -> None:
+        rows, seats = move.rows, move.seats
+        self.obs.append(move.obs.astype(np.float16))
+        self.mask.append(np.packbits(move.mask, axis=1))
+        self.actions.append(move.actions)
+        self.episode.append((rows * self.players + seats).astype(np.int32))
+        self.step.append(self.made[rows, seats].astype(np.int16))
+        self.made[rows, seats] += 1
+
+    def arrays(self) -> dict:
+        """The decisions as the arrays of a chunk."""
+        return {"obs": np.concatenate(self.obs), "mask": np.concatenate(self.mask),
+                "action": np.concatenate(self.actions).astype(np.int16),
+                "episode": np.concatenate(self.episode), "step": np.concatenate(self.step)}
+
+
+class _Rewards:
+    """The ``on_move`` recorder of a replay of ``n`` decisions: ``reward[k]`` is what decision
+    ``k``'s seat receives from it until its next decision (opponents' moves included)."""
+
+    def __init__(self, batch: int, players: int, n: int):
+        self.last = np.full((batch, players), -1, dtype=np.int64)  # each seat's latest decision
+        self.reward = np.zeros(n, dtype=np.float64)
+        self.made = 0
+
+    def __call__(self, move) -> None:
+        self.last[move.rows, move.seats] = self.made + np.arange(move.rows.size)
+        self.made += move.rows.size
+        owner = self.last[move.rows]
         seen = owner >= 0
-        np.add.at(rewards, owner[seen], r[seen])
-    return rewards.astype(np.float32)
+        np.add.at(self.reward, owner[seen], move.rewards[seen])
+
+
+class _Replay:
+    """A bot that returns recorded batches of actions, one per call, in order."""
+
+    name = "replay"
+
+    def __init__(self, actions: list):
+        self.actions = iter(actions)
+
+    def act(self, obs, mask, rng):
+        return next(self.actions)
 
 
 @dataclass

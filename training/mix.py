@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.adapters.seats import play_opponents
+from envs.core.match import Match
 
 MIX_KEYS = {"name", "share", "game_config", "opponents", "opponent_pool", "learner_seat", "reward_scale"}
 
@@ -122,7 +122,7 @@ class Table:
         self.seating = np.zeros((n, others), dtype=np.int64)
         self.episode_return = np.zeros(n, dtype=np.float64)
         self._seat(np.arange(n))
-        play_opponents(self.game, self.state, self.learner_seat, self.pool.bots, self.rng, self.seating)
+        self._play()
 
     def _seat(self, idx: np.ndarray) -> None:
         seat = self.spec.learner_seat
@@ -147,9 +147,7 @@ class Table:
         others moved) and the (n,) done flags of the games that finished.
         """
         rows = np.arange(self.num_games)
-        reward = self.game.step(self.state, actions, check=False)[rows, self.learner_seat]
-        reward = reward + play_opponents(self.game, self.state, self.learner_seat, self.pool.bots, self.rng,
-                                         self.seating)
+        reward = self._play(actions)[rows, self.learner_seat]
         done = self.state.done.copy()
         self.episode_return += reward
         if done.any():
@@ -158,8 +156,14 @@ class Table:
             self.episode_return[idx] = 0.0
             self.game.reset_where(self.state, done, check=False)
             self._seat(idx)
-            play_opponents(self.game, self.state, self.learner_seat, self.pool.bots, self.rng, self.seating)
+            self._play()
         return reward, done
+
+    def _play(self, actions=None) -> np.ndarray:
+        """Apply the learner's ``actions`` (if any), let the opponents move until the learner's
+        turns; the (n, P) rewards."""
+        return Match(self.game, self.pool.bots).play(self.state, self.rng, learner_seat=self.learner_seat,
+                                                     seating=self.seating, learner_actions=actions, check=False)
 
     def mean_return(self) -> float | None:
         """Mean return of the last finished games (None before the first one finishes)."""

@@ -16,13 +16,14 @@ from gymnasium.utils import seeding
 
 from ..core import rng as core_rng
 from ..core.game import Game
+from ..core.match import Match
 from .actions import (
     check_illegal_config, check_options, check_render_mode, illegal_loss_rewards, make_game, parse_action,
     position_of, render_of,
 )
 from .infos import ResultFields, convert
 from .observations import check_mask_dtype, check_observation_mode, observation, observation_space
-from .seats import play_opponents, resolve_opponents
+from .seats import resolve_opponents
 
 ADAPTER_KEYS = ("learner_seat", "opponents", "illegal_action", "illegal_penalty", "render_mode",
                 "observation_mode", "info_mode", "mask_dtype")
@@ -88,6 +89,7 @@ class MadangEnv(gym.Env):
         self.illegal_penalty = check_illegal_config(illegal_action, illegal_penalty)
         self.render_mode = check_render_mode(render_mode)
         self.opponents = resolve_opponents(self.game, opponents)
+        self._match = Match(self.game, self.opponents)  # plays the opponents' seats; keeps step's snapshot
         self.observation_mode = check_observation_mode(observation_mode)
         self.mask_dtype = check_mask_dtype(mask_dtype)
         self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
@@ -101,7 +103,6 @@ class MadangEnv(gym.Env):
         self._over: dict | None = None  # result when the game ended (by the rules or illegally)
         self._forfeited_by: int | None = None  # the learner's seat after an illegal action in "lose" mode
         self._mask = np.zeros(self.game.num_actions, dtype=bool)  # the learner's legal actions now
-        self._spare = None  # a state of the current game's shapes that step snapshots into
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -117,7 +118,7 @@ class MadangEnv(gym.Env):
             P = self.game.num_players
             seat = self.learner_seat_config
             learner_seat = int(np_random.integers(P)) if seat is None else int(seat)
-            reward = self._advance(state, learner_seat, np_random)
+            reward = self._match.play(state, np_random, learner_seat=learner_seat, check=False)[0, learner_seat]
             info = {k: v for k, v in info.items() if k not in self.results.keys}  # results come from the state
             episode_info = convert({"reward_before_first_move": float(reward), **info}, self.info_mode)
             obs, info, mask, over = self._view(state, learner_seat, None, episode_info)
@@ -125,7 +126,6 @@ class MadangEnv(gym.Env):
             np_random.bit_generator.state = rng_state
             raise
         self.state, self.learner_seat, self._over, self._forfeited_by = state, learner_seat, over, None
-        self._spare = None
         self._np_random, self._np_random_seed = np_random, np_seed
         self._episode_info, self._mask = episode_info, mask
         return obs, info
@@ -145,25 +145,18 @@ class MadangEnv(gym.Env):
                     f"illegal action {a} ({self.game.describe_action(a)}); legal actions: {legal}"
                 )
             return self._forfeit(state, seat)
-        # The state before the step, restored if anything fails (a bot, or an interrupt).
-        before = self._spare
-        if before is None:
-            before = state.copy(check=False)
-        else:
-            state.copy_into(before, check=False)
+        # The match snapshots the state and np_random first and puts them back if anything fails
+        # (a bot, or an interrupt) there or in the view below.
         np_random = self.np_random
-        rng_state = np_random.bit_generator.state if self.game.num_players > 1 else None  # bots draw
         try:
-            reward = float(self.game.step(state, np.array([a]), check=False)[0, seat])  # checked above
-            reward += self._advance(state, seat, np_random)
+            rewards = self._match.play(state, np_random, learner_seat=seat, learner_actions=np.array([a]),
+                                       rollback=True, check=False)  # the action was checked above
             obs, info, mask, over = self._view(state, seat, None, self._episode_info)
         except BaseException:
-            self.state, self._spare = before, None
-            if rng_state is not None:
-                np_random.bit_generator.state = rng_state
+            self._match.undo(state)
             raise
-        self._spare, self._mask, self._over = before, mask, over
-        return obs, reward, over is not None, False, info
+        self._mask, self._over = mask, over
+        return obs, float(rewards[0, seat]), over is not None, False, info
 
     def _forfeit(self, state, seat: int):
         """The learner's illegal action in ``"lose"`` mode: the game ends, the state stays."""
@@ -188,16 +181,6 @@ class MadangEnv(gym.Env):
                          seat=self.learner_seat)
 
     # ------------------------------------------------------------- helpers
-    def _advance(self, state, learner_seat: int, np_random) -> float:
-        """Let the opponents move until the learner's turn; returns the learner's rewards.
-
-        If a bot fails, the caller restores ``state`` and ``np_random``.
-        """
-        if state.done[0] or state.to_move[0] == learner_seat:
-            return 0.0
-        seats = np.array([learner_seat], dtype=np.int64)
-        return float(play_opponents(self.game, state, seats, self.opponents, np_random)[0])
-
     def _view(self, state, learner_seat: int, over: dict | None, episode_info: dict):
         """The observation, info, learner's mask and result (None while the game runs) that
         ``state`` gives the learner; stores nothing.  ``over`` is a result already known (a

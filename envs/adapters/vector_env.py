@@ -39,10 +39,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..core import rng as core_rng
 from ..core.game import Game
+from ..core.match import Match
 from .actions import check_illegal_config, check_options, make_game
 from .infos import ResultFields, convert
 from .observations import check_mask_dtype, check_observation_mode, observation, observation_space
-from .seats import play_opponents, resolve_opponents
+from .seats import resolve_opponents
 
 ADAPTER_KEYS = ("num_envs", "learner_seat", "opponents", "autoreset_mode", "observation_mode", "info_mode",
                 "illegal_action", "illegal_penalty", "mask_dtype")
@@ -116,6 +117,7 @@ class MadangVectorEnv(VectorEnv):
         self.results = ResultFields(self.game, info_mode, self.illegal_penalty)
         self.info_mode = info_mode
         self.opponents = resolve_opponents(self.game, opponents)
+        self._match = Match(self.game, self.opponents)  # plays the opponents' seats
         self.single_observation_space = observation_space(self.game, observation_mode, self.mask_dtype)
         self.single_action_space = gym.spaces.Discrete(self.game.num_actions)
         self.observation_space = gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
@@ -144,7 +146,7 @@ class MadangVectorEnv(VectorEnv):
         seat_rngs = [np.random.default_rng(s) for s in seeds]
         seats = np.zeros(n, dtype=np.int64)
         self._draw_seats(seats, seat_rngs, np.arange(n))
-        before = play_opponents(self.game, state, seats, self.opponents, np_random)
+        before = self._match.play(state, np_random, learner_seat=seats, check=False)[np.arange(n), seats]
         episode = self._episode.copy()
         episode.start(state, np.arange(n), before)
         mask = self.game.legal_mask(state, check=False).astype(self.mask_dtype)
@@ -186,8 +188,8 @@ class MadangVectorEnv(VectorEnv):
                 for i in idx:
                     seat_rngs[i] = np.random.default_rng(seeds[i])
             self._draw_seats(seats, seat_rngs, idx)
-            before = play_opponents(game, state, seats, self.opponents, self._np_random)
-            episode.start(state, idx, before[idx])
+            before = self._match.play(state, self._np_random, learner_seat=seats, check=False)
+            episode.start(state, idx, before[idx, seats[idx]])
             ended, forfeited = self._ended.copy(), self._forfeited.copy()
             ended[idx] = forfeited[idx] = False
             finished = {i: r for i, r in self._finished.items() if not where[i]}
@@ -257,7 +259,7 @@ class MadangVectorEnv(VectorEnv):
             rewards = game.step_where(state, moving, actions[moving], check=False)[np.arange(n), seats]
         if game.num_players > 1:
             saved.setdefault(self._np_random, self._np_random.bit_generator.state)
-        rewards += play_opponents(game, state, seats, self.opponents, self._np_random)
+        rewards += self._match.play(state, self._np_random, learner_seat=seats, check=False)[np.arange(n), seats]
         if restart.size:  # what the opponents did before a new game's first decision is not a reward
             episode.start(state, restart, rewards[restart])
             rewards[restart] = 0.0
@@ -284,8 +286,8 @@ class MadangVectorEnv(VectorEnv):
                 finished.clear()
                 self._save_seat_rngs(saved, idx)
                 self._draw_seats(seats, self._seat_rngs, idx)
-                before = play_opponents(game, state, seats, self.opponents, self._np_random)
-                episode.start(state, idx, before[idx])
+                before = self._match.play(state, self._np_random, learner_seat=seats, check=False)
+                episode.start(state, idx, before[idx, seats[idx]])
             fields = self.results.batch(n)
         mask = game.legal_mask(state, check=False).astype(self.mask_dtype)
         mask[forfeited] = 0

@@ -19,6 +19,7 @@ import numpy as np
 
 import agents
 from envs.adapters.actions import parse_action
+from envs.core.match import Match
 from envs.core.rng import normalize_seed, resolve_seed
 from envs.registration import GAMES, game_class, game_spec
 
@@ -236,6 +237,10 @@ class Session:
         mover = self.to_move
         before = self.view()
         self.game.step(self.state, np.array([action]))  # validates first: nothing changes on error
+        self._logged(mover, action, before)
+
+    def _logged(self, mover: int, action: int, before: dict) -> None:
+        """Log the move ``action`` that ``mover`` just made from the view ``before``."""
         self._version += 1
         after = self.view()
         info = self.text.explain(before, action, after, self.names)
@@ -247,7 +252,12 @@ class Session:
         })
 
     def _advance(self) -> None:
-        while not self.over and self.to_move != self.seat:
-            seat = self.to_move
-            obs, mask = self.game.observe(self.state), self.game.legal_mask(self.state)
-            self._step(int(self.bots[seat].act(obs, mask, self.rng)[0]))
+        """Let the bots move (the match loop) until it is the person's turn or the game is over."""
+        before = [self.view()]
+
+        def log(move) -> None:
+            self._logged(int(move.seats[0]), int(move.actions[0]), before[0])
+            before[0] = self.view()
+
+        bots = [self.bots[s] for s in sorted(self.bots)]  # in seat order around the person
+        Match(self.game, bots).play(self.state, self.rng, learner_seat=self.seat, on_move=log)

@@ -50,6 +50,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 import agents
+from envs.core.match import OpponentError
 from envs.registration import GAMES, game_class, game_spec
 
 from .body import BODY_TIMEOUT_S, MAX_BODY, parse_object, read_body
@@ -89,7 +90,7 @@ def warm_all(warn=print) -> None:
         for name in game_bots(game):
             try:
                 warm_up(game, [name])
-            except ValueError as e:
+            except (ValueError, OpponentError) as e:
                 warn(f"madang: warning: the bot {name!r} cannot play {game}: {e}")
 
 
@@ -168,7 +169,7 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
                 known = set(game_bots(game))
                 warm_up(game, [b for b in dict.fromkeys(bots) if b in known])
                 return Session(game, bots, body.get("seat") or 0, seed, extra_bots=extra)
-            except ValueError as e:
+            except (ValueError, OpponentError) as e:  # a bot that fails its first moves
                 raise ApiError(400, str(e)) from None
 
         session = await pool.run(build)
@@ -188,7 +189,7 @@ def create_app(max_games: int = 200, expire_s: float = 3600.0, clock=time.monoto
         def play() -> bytes:
             try:
                 entry.session.play(body["action"])
-            except ValueError as e:
+            except (ValueError, OpponentError) as e:  # the person's move, or a bot's answer to it
                 raise ApiError(409, str(e)) from None
             entry.snapshot = snapshot(entry.session)(gid)
             return entry.snapshot

@@ -5,8 +5,8 @@ matches, tournaments), :mod:`.stats` (confidence intervals, Elo), :mod:`.gostop`
 :mod:`.plots`, :mod:`.ray_runner` (shards as Ray tasks) and :mod:`.regret` (Yacht against the solver);
 their public names are imported from here.
 
-Everything runs on the batched cores and the one play-out loop (:func:`agents.play.play_out`):
-a set of games between fixed seats is one batch.
+Everything runs on the batched cores and the one match loop (:class:`envs.core.match.Match`,
+through :func:`agents.play.play_out`): a set of games between fixed seats is one batch.
 
 * :func:`play_match`: ``N`` games with fixed seats, every seat's result per game.
 * :func:`evaluate_solo`: solitaire mean, standard error and 95 % CI (and the fraction of the
