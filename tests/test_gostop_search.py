@@ -14,32 +14,14 @@ from envs.core.sampling import sample_legal
 from envs.gostop import GO, GoStop
 from training.cli import main
 from training.evaluate import seat_swapped_match
-from tests.gostop_positions import redeal_hidden
+from tests.gostop_positions import mixed_positions, redeal_hidden
 
 SMALL = dict(determinizations=2, choice_determinizations=2, go_stop_determinizations=4, candidates=3)
 G = GoStop()
 
 
-def _positions(n, seed):
-    """Live states along mixed greedy / random play, with every decision kind."""
-    greedy = agents.load("gostop-greedy")
-    state = G.init(np.arange(seed, seed + n))
-    rng = np.random.default_rng(seed)
-    found = []
-    while not state.done.all():
-        live = np.flatnonzero(~state.done)
-        found.append(state.take(live))
-        sub = state.take(live)
-        obs, mask = G.observe(sub), G.legal_mask(sub)
-        actions = sample_legal(mask, rng)
-        mix = rng.random(live.size) < 0.6
-        actions[mix] = greedy.act(obs[mix], mask[mix], rng)
-        G.step_where(state, live, actions)
-    return type(found[0]).concat(found)
-
-
 def test_legal_at_every_decision_kind():
-    pool = _positions(120, seed=1)
+    pool = mixed_positions(120, seed=1)
     rng = np.random.default_rng(0)
     pick = rng.choice(pool.batch_size, size=1000, replace=False)
     pick = np.union1d(pick[:990], np.flatnonzero(pool.phase > 0)[:10])  # some of every rare kind
@@ -55,7 +37,7 @@ def test_legal_at_every_decision_kind():
 def test_never_depends_on_hidden_cards():
     """Two states that differ only in the opponent's hand and the stock get the same action."""
     bot = agents.load("gostop-search", **SMALL)
-    pool = _positions(40, seed=7)
+    pool = mixed_positions(40, seed=7)
     rng = np.random.default_rng(3)
     checked = 0
     for i in rng.permutation(pool.batch_size)[:200]:
@@ -76,7 +58,7 @@ def test_never_depends_on_hidden_cards():
 
 def test_go_stop_and_choices_are_searched():
     """At GO_STOP the bot weighs Go against Stop by play-outs, not by the heuristic alone."""
-    pool = _positions(120, seed=2)
+    pool = mixed_positions(120, seed=2)
     gs = pool.take(np.flatnonzero(pool.phase == 3))
     assert gs.batch_size > 0
     obs, mask = G.observe(gs), G.legal_mask(gs)
@@ -92,7 +74,7 @@ def test_go_stop_and_choices_are_searched():
 
 def test_stop_is_valued_at_its_payout():
     """Every sample values Stop at the payout the real state would pay (hidden cards play no part)."""
-    pool = _positions(120, seed=4)
+    pool = mixed_positions(120, seed=4)
     gs = pool.take(np.flatnonzero(pool.phase == 3))
     obs, mask = G.observe(gs), G.legal_mask(gs)
     stopped = gs.copy()
@@ -181,7 +163,7 @@ def test_large_batches_run_in_chunks(monkeypatch):
     import agents.gostop_search as search
 
     monkeypatch.setattr(search, "MAX_PLAYOUTS", 40)
-    pool = _positions(10, seed=9)
+    pool = mixed_positions(10, seed=9)
     states = pool.take(np.arange(0, pool.batch_size, 9))
     obs, mask = G.observe(states), G.legal_mask(states)
     bot = agents.load("gostop-search", determinizations=8, choice_determinizations=8,
@@ -194,7 +176,7 @@ def test_large_batches_run_in_chunks(monkeypatch):
 
 
 def test_several_stochastic_rollouts_per_sample():
-    pool = _positions(10, seed=12)
+    pool = mixed_positions(10, seed=12)
     states = pool.take(np.arange(0, pool.batch_size, 11))
     obs, mask = G.observe(states), G.legal_mask(states)
     for options in (dict(rollouts=3, epsilon=0.2), dict(rollouts=2, rollout="random")):

@@ -306,6 +306,20 @@ def deal_given(orders, first, key, counter, to_move, done, hands, layout, captur
 
 
 # ---------------------------------------------------------------------- masks
+@kernel(inline=True)
+def legal_cards(ph, hand, layout, played, flipped):
+    """The legal card actions of one game as ``(cards, base)``: action ``base + c`` for each card
+    ``c`` of the set ``cards`` (the mover's ``hand`` at PLAY; the layout cards of the played or
+    flipped card's month at HAND_CHOICE / STOCK_CHOICE; none at GO_STOP and once over)."""
+    if ph == PLAY:
+        return hand, 0
+    if ph == HAND_CHOICE:
+        return layout & _MONTH_MASK_OF[played], CHOOSE_START
+    if ph == STOCK_CHOICE:
+        return layout & _MONTH_MASK_OF[flipped], CHOOSE_START
+    return _Z, 0
+
+
 @kernel
 def legal_mask(phase, to_move, hands, layout, played, flipped, out):
     """Fill ``out`` (B, 98) with the legal actions of the pending decision (all False once over)."""
@@ -313,17 +327,11 @@ def legal_mask(phase, to_move, hands, layout, played, flipped, out):
         row = out[i]
         row[:] = False
         ph = phase[i]
-        if ph == PLAY:
-            x, base = hands[i, to_move[i]], 0
-        elif ph == HAND_CHOICE:
-            x, base = layout[i] & _MONTH_MASK_OF[played[i]], CHOOSE_START
-        elif ph == STOCK_CHOICE:
-            x, base = layout[i] & _MONTH_MASK_OF[flipped[i]], CHOOSE_START
-        else:
-            if ph == GO_STOP:
-                row[GO] = True
-                row[STOP] = True
+        if ph == GO_STOP:
+            row[GO] = True
+            row[STOP] = True
             continue
+        x, base = legal_cards(ph, hands[i, to_move[i]], layout[i], played[i], flipped[i])
         while x != _Z:
             row[base + trailing_zeros(x)] = True
             x &= x - _U1
