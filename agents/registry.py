@@ -21,7 +21,11 @@ _BOTS = {
     "gostop-greedy": ("agents.gostop_greedy", "GoStopGreedyBot", "gostop",
                       "captures by card value, blocks near-complete sets, goes only when safe"),
     "gostop-search": ("agents.gostop_search", "GoStopSearchBot", "gostop",
-                      "determinized Monte-Carlo search: sampled deals played out by gostop-greedy, greedy prior"),
+                      "determinized Monte-Carlo search with compiled play-outs: every move on 512 sampled "
+                      "deals, Go/Stop by the deal's value, a second look where the top moves are close"),
+    "gostop-search-v1": ("agents.gostop_search_v1", "GoStopSearchV1Bot", "gostop",
+                         "the first gostop-search, frozen as a reference: sampled deals played out by "
+                         "gostop-greedy in Python, greedy prior"),
     "rainbow-greedy": ("agents.rainbow_greedy", "RainbowGreedyBot", "rainbow_dice",
                        "exact expectimax plan of each turn, valuing cards bought and tokens kept"),
     "rainbow-simple": ("agents.rainbow_simple", "RainbowSimpleBot", "rainbow_dice",

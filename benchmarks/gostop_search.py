@@ -1,9 +1,10 @@
-"""gostop-search against gostop-greedy: per-decision time and a seat-swapped match.
+"""A Go-Stop search bot (default ``gostop-search``) against an opponent (default ``gostop-greedy``):
+per-decision time and a seat-swapped match.
 
 Usage::
 
     python -m benchmarks.gostop_search --timing-deals 40 --batch 1 64 --deals 2000 --seed 0 \\
-        [--shards 8] [--bot-option determinizations=32 ...]
+        [--shards 8] [--bot-option determinizations=32 ...] [--bot gostop-search-v1] [--opponent gostop-search-v1]
 
 Timing plays ``--timing-deals`` deals against ``gostop-greedy`` in batches of each
 ``--batch`` size (the bot alternates seats) and times every ``act`` call of the search bot:
@@ -99,8 +100,8 @@ def pooled(shards: list) -> dict:
     return out
 
 
-def match_table(bot: Bot, deals: int, seed: int, shards: int = 1) -> str:
-    """A Markdown table of a seat-swapped match of ``bot`` against gostop-greedy.
+def match_table(bot: Bot, deals: int, seed: int, shards: int = 1, opponent: str = "gostop-greedy") -> str:
+    """A Markdown table of a seat-swapped match of ``bot`` against ``opponent``.
 
     The ``deals`` deals (seeds ``seed`` ..) are played in ``shards`` consecutive ranges, one
     :func:`seat_swapped_match` each; each range's figures are printed as a JSON line as it
@@ -108,7 +109,7 @@ def match_table(bot: Bot, deals: int, seed: int, shards: int = 1) -> str:
     size = -(-deals // shards)
     results = []
     for start in range(0, deals, size):
-        m = seat_swapped_match("gostop", bot, "gostop-greedy", min(size, deals - start), seed=seed + start)
+        m = seat_swapped_match("gostop", bot, opponent, min(size, deals - start), seed=seed + start)
         results.append(m)
         print(json.dumps(dict(m.as_dict(), seed=seed + start)), flush=True)
     r = pooled(results)
@@ -145,22 +146,24 @@ def bot_option(item: str) -> tuple[str, object]:
 
 def main(argv=None) -> int:
     """Command-line entry (see the module docstring)."""
-    p = argparse.ArgumentParser(description="gostop-search timing and match against gostop-greedy")
+    p = argparse.ArgumentParser(description="Go-Stop search timing and match")
+    p.add_argument("--bot", default="gostop-search", help="the bot timed and matched")
+    p.add_argument("--opponent", default="gostop-greedy", help="its opponent in the match")
     p.add_argument("--timing-deals", type=int, default=40)
     p.add_argument("--batch", type=int, nargs="*", default=[1, 64])
     p.add_argument("--deals", type=int, default=2000, help="match deals (each in both seatings); 0 skips")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shards", type=int, default=1, help="play the match in this many deal ranges, "
                    "printing each one's figures as it finishes")
-    p.add_argument("--bot-option", nargs="*", type=bot_option, metavar="KEY=VALUE", help="gostop-search options")
+    p.add_argument("--bot-option", nargs="*", type=bot_option, metavar="KEY=VALUE", help="the bot's options")
     args = p.parse_args(argv)
     options = dict(args.bot_option or [])
-    print(f"gostop-search options: {options or 'defaults'}")
+    print(f"{args.bot} options: {options or 'defaults'}")
     for b in args.batch:
-        print(json.dumps(decision_times(agents.load("gostop-search", **options), b, args.timing_deals,
+        print(json.dumps(decision_times(agents.load(args.bot, **options), b, args.timing_deals,
                                         args.seed)))
     if args.deals:
-        print(match_table(agents.load("gostop-search", **options), args.deals, args.seed, args.shards))
+        print(match_table(agents.load(args.bot, **options), args.deals, args.seed, args.shards, args.opponent))
     return 0
 
 

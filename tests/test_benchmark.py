@@ -13,7 +13,7 @@ import agents
 import tests.tiny_policies as tiny
 from envs.registration import GAMES
 from training.benchmark import SUITES, compare, get_suite, play, read_result, suites_for, summarize
-from training.benchmark.identity import file_sha256, rules_hash, seeds_hash
+from training.benchmark.identity import file_sha256, policy_identity, rules_hash, seeds_hash
 from training.benchmark.stats import elo_on_ladder, mean_ci
 from frontends.cli import main
 from training.evaluate import seat_swapped_match
@@ -73,7 +73,26 @@ def test_the_rung_statistics_are_those_of_the_seat_swapped_match():
                                                               / (2 * two.size))
     assert (rung["wins"], rung["losses"], rung["draws"]) == (m.wins, m.losses, m.draws)
     assert rung["decided_win_rate"] == pytest.approx(m.decided_win_rate)
-    assert [g["rung"] for g in r["summary"]["rungs"]] == ["random", "gostop-ppo", "gostop-search"]  # not itself
+    assert [g["rung"] for g in r["summary"]["rungs"]] == ["random", "gostop-ppo-v1", "gostop-search-v1"]  # not itself
+    assert r["ladder_match"] is True
+
+
+def test_every_ladder_rung_is_the_pinned_one():
+    """A rung whose files change (code or weights) fails here: its suite needs a new version."""
+    for suite in SUITES.values():
+        if suite.solo:
+            continue
+        assert set(suite.ladder_sha256) == set(suite.ladder), suite.id
+        for rung in suite.ladder:
+            assert policy_identity(rung, agents.load(rung))["sha256"] == suite.ladder_sha256[rung], (suite.id, rung)
+
+
+def test_a_copy_of_a_rung_does_not_play_it():
+    """gostop-ppo ships the files of the rung gostop-ppo-v1 (until it is retrained): no self-play row."""
+    suite = SUITES["gostop-v1"]
+    r = play(suite, agents.load("gostop-ppo"), "gostop-ppo", limit=1)
+    same = policy_identity("gostop-ppo", agents.load("gostop-ppo"))["sha256"] == suite.ladder_sha256["gostop-ppo-v1"]
+    assert ("gostop-ppo-v1" in r["values"]) != same
 
 
 def test_mean_ci_and_elo_on_a_ladder():
@@ -173,7 +192,7 @@ def test_benchmark_json_for_one_suite(capsys):
     code, out, _ = _benchmark(capsys, "gostop", "gostop-greedy", "--suite", "gostop-v1", "--games", "4", "--json")
     (r,) = json.loads(out)
     assert code == 0 and r["suite"] == "gostop-v1" and r["summary"]["elo"] is not None
-    assert set(r["values"]) == {"random", "gostop-ppo", "gostop-search"}
+    assert set(r["values"]) == {"random", "gostop-ppo-v1", "gostop-search-v1"}
 
 
 def test_an_sb3_baseline_made_by_its_command_is_benchmarked_like_any_policy(tmp_path, capsys):
@@ -293,7 +312,7 @@ def test_the_leaderboard_page_is_generated_from_the_result_files():
 
 @pytest.mark.parametrize("suite_id, spec, rung", [
     ("yacht-solo-v1", "yacht-greedy", None), ("yacht-solo-v1", "yacht-solver", None),
-    ("gostop-v1", "gostop-greedy", "gostop-ppo"), ("rainbow-2p-v1", "rainbow-ppo", "rainbow-simple"),
+    ("gostop-v1", "gostop-greedy", "gostop-ppo-v1"), ("rainbow-2p-v1", "rainbow-ppo", "rainbow-simple"),
 ])
 def test_the_leaderboard_figures_reproduce_to_the_digit(suite_id, spec, rung):
     """The first games of a suite, played again with bots that draw no random numbers, are the

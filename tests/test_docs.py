@@ -191,7 +191,7 @@ def test_readme_status_table_names_every_bot(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     bots = json.loads(r.stdout)
     rows = _rows((ROOT / "README.md").read_text(), "game")
-    listed = {cells[1]: set(re.findall(r"`([a-z-]+)`", cells[2].split("bots:", 1)[1])) for cells in rows}
+    listed = {cells[1]: set(re.findall(r"`([a-z0-9-]+)`", cells[2].split("bots:", 1)[1])) for cells in rows}
     assert listed == {game_class(g).env_id: set(bots[g]) for g in GAMES}
 
 

@@ -308,22 +308,30 @@ def deal_given(orders, first, key, counter, to_move, done, hands, layout, captur
 
 # ---------------------------------------------------------------------- masks
 @kernel(inline=True)
+def legal_cards(ph, hand, layout, played, flipped):
+    """The legal card actions of one game as ``(cards, base)``: action ``base + c`` for each card
+    ``c`` of the set ``cards`` (the mover's ``hand`` at PLAY; the layout cards of the played or
+    flipped card's month at HAND_CHOICE / STOCK_CHOICE; none at GO_STOP and once over)."""
+    if ph == PLAY:
+        return hand, 0
+    if ph == HAND_CHOICE:
+        return layout & _MONTH_MASK_OF[played], CHOOSE_START
+    if ph == STOCK_CHOICE:
+        return layout & _MONTH_MASK_OF[flipped], CHOOSE_START
+    return _Z, 0
+
+
+@kernel(inline=True)
 def mask_one(i, phase, to_move, hands, layout, played, flipped, row):
     """Fill ``row`` (98,) with the legal actions of game ``i``'s pending decision (all False
     once over): the per-game body of :func:`legal_mask`."""
     row[:] = False
     ph = phase[i]
-    if ph == PLAY:
-        x, base = hands[i, to_move[i]], 0
-    elif ph == HAND_CHOICE:
-        x, base = layout[i] & _MONTH_MASK_OF[played[i]], CHOOSE_START
-    elif ph == STOCK_CHOICE:
-        x, base = layout[i] & _MONTH_MASK_OF[flipped[i]], CHOOSE_START
-    else:
-        if ph == GO_STOP:
-            row[GO] = True
-            row[STOP] = True
+    if ph == GO_STOP:
+        row[GO] = True
+        row[STOP] = True
         return
+    x, base = legal_cards(ph, hands[i, to_move[i]], layout[i], played[i], flipped[i])
     while x != _Z:
         row[base + trailing_zeros(x)] = True
         x &= x - _U1

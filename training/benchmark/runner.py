@@ -54,7 +54,8 @@ def play(suite: Suite, bot, spec: str, limit: int | None = None, progress=None) 
 
     ``limit`` plays only the first ``limit`` games (solo) or deal pairs per rung: a quick
     check, marked ``complete: false``, never a suite result.  A rung that is the policy
-    itself (the same ``spec``) is skipped.  ``progress(done, total)`` follows the shards.
+    itself (the same ``spec``, or the same identity hash: a copy) is skipped.  ``progress(done,
+    total)`` follows the shards.
     """
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
         raise ValueError(f"the number of games must be a positive int, got {limit!r}")
@@ -67,22 +68,25 @@ def play(suite: Suite, bot, spec: str, limit: int | None = None, progress=None) 
         scores = play_match(suite.game, [bot], n, suite.seed, **options)[:, 0]
         values: dict = {"scores": [int(s) if s == round(s) else float(s) for s in scores]}
     rung_bots = {r: agents.load(r) for r in suite.ladder}
+    ladder = [policy_identity(r, b) for r, b in rung_bots.items()]
+    identity = policy_identity(spec, bot)
     if not suite.solo:
         values = {}
         for k, (rung, rung_bot) in enumerate(rung_bots.items()):
-            if rung == spec:
+            if rung == spec or ladder[k]["sha256"] == identity["sha256"]:
                 continue
             m = seat_swapped_match(suite.game, bot, rung_bot, n, seed=suite.rung_seed(k), **options)
             values[rung] = _pair_values(m)
-    ladder = [policy_identity(r, b) for r, b in rung_bots.items()]
     fingerprint = rules_hash(suite.game, suite.players, suite.game_config)
     result = {
         "format": FORMAT, "format_version": FORMAT_VERSION,
         "suite": suite.id, "game": suite.game, "madang_version": madang_version(),
         "rules_hash": fingerprint, "rules_match": fingerprint == suite.rules_hash,
         "seeds_hash": seeds_hash(suite),
-        "policy": policy_identity(spec, bot),
+        "policy": identity,
         "ladder": [{"name": r["name"], "sha256": r["sha256"]} for r in ladder],
+        "ladder_match": (all(suite.ladder_sha256.get(r["name"]) == r["sha256"] for r in ladder)
+                         if suite.ladder_sha256 else None),
         "complete": n == suite.games, "games_per_unit": n,
         "values": values,
         "run": {"cpu_s": round(time.process_time() - cpu, 1), "wall_s": round(time.perf_counter() - wall, 1),

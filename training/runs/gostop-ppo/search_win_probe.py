@@ -9,11 +9,11 @@ and prints one JSON line: points per deal with a 95 % CI, the decided win rate a
 """
 import json, sys, time
 import numpy as np
-from agents.gostop_search import GoStopSearchBot
+from agents.gostop_search_v1 import GoStopSearchV1Bot
 from training.evaluate import seat_swapped_match
 
 
-class WinSearch(GoStopSearchBot):
+class WinSearch(GoStopSearchV1Bot):
     def _choose(self, value, *a, **k):
         return super()._choose(np.sign(value) + 0.02 * value, *a, **k)
 
