@@ -272,19 +272,19 @@ def structure_cases(fuzz: Fuzz, game, bases, rng) -> None:
                 fuzz.fail(label, "an accepted assignment replaced the view of the state's buffer")
             run_calls(fuzz, label, game, lambda s=state: s.copy(), args)
 
-        def read_only_view(name=f.name):
-            state = base.copy()
-            getattr(state, name).flags.writeable = False
-            return state
-
-        run_calls(fuzz, f"{game!r} {f.name} read-only view", game, read_only_view, args, expect_error=True)
-
         def deleted(name=f.name):
             state = base.copy()
             del state.__dict__[name]
             return state
 
         run_calls(fuzz, f"{game!r} {f.name} deleted", game, deleted, args, expect_error=True)
+
+    def read_only_buffer():
+        state = base.copy()
+        state._buf.flags.writeable = False
+        return state
+
+    run_calls(fuzz, f"{game!r} read-only buffer", game, read_only_buffer, args, expect_error=True)
 
 
 def identity_cases(fuzz: Fuzz, game, bases, rng, others) -> None:

@@ -84,8 +84,8 @@ def test_arrays_must_have_the_games_dtypes_shapes_and_layout():
     game = GoStop()
     base = game.init(np.arange(3))
     read_only = base.copy()
-    read_only.stock.flags.writeable = False
-    _refused(lambda: game.step(read_only, game.legal_mask(base).argmax(1)), "stock is read-only", read_only)
+    read_only._buf.flags.writeable = False  # the buffer is what the kernels write
+    _refused(lambda: game.step(read_only, game.legal_mask(base).argmax(1)), "buffer is read-only", read_only)
     for name, value, match in (  # a field is a view of the state's buffer: assigning copies into it
         ("score", base.score.astype(np.int64), r"score must be a int16 array of shape \(3, 2\).*got a int64"),
         ("layout", base.layout[:2].copy(), r"layout must be a uint64 array of shape \(3,\).*shape \(2,\)"),

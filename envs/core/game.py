@@ -141,10 +141,13 @@ class Game:
         kernel = checker.kernel
         if jit_disabled():  # the kernel runs as Python and checks no types
             self._raise_structure(state)
+        if checker.buffer and len(state.__dict__) < checker.attrs:  # a field deleted behind its back
+            self._raise_structure(state)
         try:
-            arrays = checker.get(state)
+            arrays = (state._buf,) if checker.buffer else checker.get(state)
         except AttributeError:
             self._raise_structure(state)
+            raise ValueError(f"this state holds no buffer of {self.identity.label}") from None
         try:
             return kernel(lo, hi, skip, *arrays, *self._check_params())
         except Exception:  # numba refused the arrays' types (dtype, layout, read-only, not arrays)
@@ -460,11 +463,48 @@ class Game:
         sample from the mask).
         """
         if check:
+            rewards = self._step_fused(state, actions)
+            if rewards is not None:
+                return rewards
             self._check(state)
             actions = self._check_actions(state, actions)
         else:
             actions = np.asarray(actions, dtype=np.int64)
         return self._apply(state, actions)
+
+    def _step_checked(self, state: BatchState, actions: np.ndarray, rewards: np.ndarray, row: np.ndarray):
+        """Hook of the checked :meth:`step` in one kernel call: check the state, then the (B,)
+        int64 ``actions``, then step, writing nothing unless every check passes; returns
+        ``(rule, kind, game)`` (``rule`` as the check kernel's, ``kind`` as
+        :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch), ``rewards``
+        (B, P) zeroed, ``row`` (A,) bool scratch.  None: the game has none (the checks run one
+        by one)."""
+        return None
+
+    def _step_fused(self, state, actions) -> np.ndarray | None:
+        """The checked :meth:`step` through :meth:`_step_checked` (its rewards, or a
+        ``ValueError``), or None where the general path must run (no such hook, not a state of
+        this game, no compiled code, a buffer numba refuses): that path raises the right error."""
+        if getattr(state, "identity", None) is not self.identity or jit_disabled() \
+                or len(state.__dict__) < self.checker.attrs:
+            return None
+        B = state.batch_size
+        arr = actions
+        if not (type(arr) is np.ndarray and arr.dtype == np.int64 and arr.shape == (B,) and arr.flags.c_contiguous):
+            arr = np.ascontiguousarray(self._action_array(actions, B))
+        rewards = np.zeros((B, self.num_players), dtype=np.float32)
+        try:
+            result = self._step_checked(state, arr, rewards, np.empty(self.num_actions, dtype=bool))
+        except Exception:  # numba refused the buffer (read-only, replaced): before anything ran
+            return None
+        if result is None:
+            return None
+        rule, kind, i = result
+        if rule:
+            self._raise_rule(state, rule, i)
+        if kind:
+            self._raise_action(state, arr, kind, i)
+        return rewards
 
     def step_where(self, state: BatchState, where, actions, check: bool = True) -> np.ndarray:
         """Step only the games ``where`` selects, in place; return (B, P) float32 rewards.
@@ -536,8 +576,16 @@ class Game:
     def _check_actions(self, state: BatchState, actions, games=None) -> np.ndarray:
         """:meth:`check_actions` of a checked state; ``games`` (B,) names the games in messages
         (default ``0..B-1``)."""
+        arr = self._action_array(actions, state.batch_size)
+        kind, i = _kernels.first_bad_action(arr, state.done, self._legal_mask(state))
+        if kind:
+            self._raise_action(state, arr, kind, i, games)
+        return arr
+
+    def _action_array(self, actions, B: int) -> np.ndarray:
+        """``actions`` as (B,) int64, or ``ValueError`` (not integers, another shape, an unsigned
+        id out of range); the checks that need no state contents."""
         arr = np.asarray(actions)
-        B = state.batch_size
         if arr.dtype.kind not in "iu" and not (arr.size == 0 and arr.ndim == 1):  # [] is float64
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
@@ -545,18 +593,21 @@ class Game:
         if arr.dtype.kind == "u" and B and int(arr.max()) >= self.num_actions:
             i = int(arr.argmax())
             raise ValueError(f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {i})")
-        arr = arr.astype(np.int64)
-        mask = self._legal_mask(state)
-        kind, i = _kernels.first_bad_action(arr, state.done, mask)
-        if kind == 0:
-            return arr
+        return arr.astype(np.int64)
+
+    def _raise_action(self, state: BatchState, arr: np.ndarray, kind: int, i: int, games=None) -> None:
+        """The ``ValueError`` of action check ``kind`` (:func:`~envs.core.kernels.first_bad_action`;
+        4: a length mismatch) at game ``i``."""
+        B = state.batch_size
         name = i if games is None else int(np.asarray(games)[i])
+        if kind == 4:
+            raise ValueError(f"actions must have shape ({B},), got {arr.shape}")
         if kind == 1:
             raise ValueError(f"game {name} is over; reset it before stepping")
         a = int(arr[i])
         if kind == 2:
             raise ValueError(f"action {a} out of range 0..{self.num_actions - 1} (game {name})")
-        legal = np.flatnonzero(mask[i]).tolist()
+        legal = np.flatnonzero(self._legal_mask(state.take([i], check=False))[0]).tolist()
         where = f" (game {name})" if B > 1 or games is not None else ""
         raise ValueError(f"illegal action {a} ({self.describe_action(a)}){where}; legal actions: {legal}")
 

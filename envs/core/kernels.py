@@ -220,6 +220,31 @@ def observe_all(observe_one, s, seats, out):
         observe_one(i, seats[i], s, out[i])
 
 
+@kernel(inline=True)
+def step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg):
+    """The action check of ``Game.step`` then the step, in one pass of the caller's kernel:
+    ``(kind, i)`` as :func:`first_bad_action` (``row`` (A,) bool is scratch for one game's
+    mask); the games are stepped only when every action is fine (``kind`` 0).
+
+    A game's checked step kernel (``envs/<game>/checks.py``) runs the state check first, so
+    one dispatch validates and steps.
+    """
+    B = actions.shape[0]
+    for i in range(B):
+        if s.done[i]:
+            return 1, i
+    A = row.shape[0]
+    for i in range(B):
+        if actions[i] < 0 or actions[i] >= A:
+            return 2, i
+    for i in range(B):
+        mask_one(i, s, row)
+        if not row[actions[i]]:
+            return 3, i
+    step_all(step_one, s, actions, rewards, cfg)
+    return 0, -1
+
+
 # ------------------------------------------------------------ batch validation
 @kernel
 def first_bad_action(actions, done, mask):

@@ -118,6 +118,8 @@ class BatchState:
     def __setattr__(self, name, value):
         d = self.__dict__
         if "_buf" not in d or name not in _field_names(self):
+            if name == "_buf" and "_buf" in d:
+                raise ValueError("a state's buffer cannot be replaced; assign its fields instead")
             object.__setattr__(self, name, value)
             return
         view = d.get(name)
@@ -130,6 +132,11 @@ class BatchState:
                              f"(assigning copies into the state's buffer), got {got}")
         if value is not view:
             view[...] = value
+
+    def __delattr__(self, name):
+        if name == "_buf" or name in _field_names(self):
+            raise ValueError(f"state field {name} cannot be deleted")
+        object.__delattr__(self, name)
 
     def __getstate__(self):  # the views are rebuilt over the unpickled buffer
         spec = tuple((k, v.dtype.str, v.shape[1:]) for k, v in self._arrays().items())

@@ -148,6 +148,9 @@ class GoStop(Game):
         kernels.step_rows(state._buf, rows, actions, rewards)
         return rewards
 
+    def _step_checked(self, state, actions, rewards, row):
+        return checks.step_checked(state._buf, actions, rewards, row, 0)
+
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
         out = np.empty((state.batch_size, observation.OBS_SIZE), dtype=np.float32)

@@ -172,6 +172,9 @@ class RainbowDice(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self._step_cfg)
         return rewards
 
+    def _step_checked(self, state, actions, rewards, row):
+        return checks.step_checked(state._buf, actions, rewards, row, self._step_cfg, *self._check_params())
+
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
         out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)

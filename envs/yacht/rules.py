@@ -114,6 +114,9 @@ class Yacht(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self.reward == "score")
         return rewards
 
+    def _step_checked(self, state, actions, rewards, row):
+        return checks.step_checked(state._buf, actions, rewards, row, self.reward == "score", self.num_players)
+
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
         out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
