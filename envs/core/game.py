@@ -215,6 +215,9 @@ class Game:
 
         ``check=False`` skips :meth:`check_state` (trusted callers)."""
         if check:
+            out = np.empty((getattr(state, "batch_size", 0), self.num_actions), dtype=bool)
+            if self._fused(state, lambda: self._mask_checked(state, out)):
+                return out
             self._check(state)
         return self._legal_mask(state)
 
@@ -223,6 +226,10 @@ class Game:
         :meth:`observer_seats`).  ``check=False`` skips :meth:`check_state` (the seats are
         checked either way)."""
         if check:
+            out = np.empty((getattr(state, "batch_size", 0), self.obs_size), dtype=np.float32)
+            if self._fused(state, lambda: self._observe_checked(
+                    state, None if seats is None else self.observer_seats(state, seats), out)):
+                return out
             self._check(state)
         return self._observe(state, None if seats is None else self.observer_seats(state, seats))
 
@@ -480,6 +487,36 @@ class Game:
         (B, P) zeroed, ``row`` (A,) bool scratch.  None: the game has none (the checks run one
         by one)."""
         return None
+
+    def _mask_checked(self, state: BatchState, out: np.ndarray):
+        """Hook of the checked :meth:`legal_mask` in one kernel call: the state check's
+        ``(rule, game)``, ``out`` (B, A) filled only when it passes; None: the game has none."""
+        return None
+
+    def _observe_checked(self, state: BatchState, seats, out: np.ndarray):
+        """Hook of the checked :meth:`observe` in one kernel call (``seats`` None or checked), as
+        :meth:`_mask_checked`."""
+        return None
+
+    def _fused(self, state, call) -> bool:
+        """Run a checked call's one-kernel hook ``call()`` (returning ``(rule, game)``): True when it
+        ran and the state passed, ``ValueError`` when a rule is broken, False where the general
+        path must run (as in :meth:`_step_fused`)."""
+        if getattr(state, "identity", None) is not self.identity or jit_disabled() \
+                or len(state.__dict__) < self.checker.attrs:
+            return False
+        try:
+            result = call()
+        except ValueError:
+            raise
+        except Exception:  # numba refused the buffer (read-only, replaced): before anything ran
+            return False
+        if result is None:
+            return False
+        rule, i = result
+        if rule:
+            self._raise_rule(state, rule, i)
+        return True
 
     def _step_fused(self, state, actions) -> np.ndarray | None:
         """The checked :meth:`step` through :meth:`_step_checked` (its rewards, or a

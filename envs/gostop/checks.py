@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.kernels import kernel, step_checked_all
+from ..core.kernels import kernel, mask_all, observe_all, step_checked_all
 from ..core.state_check import StateChecker
 from . import cards as C
-from .kernels import has_quad, mask_one, month_count, popcount, score_of, step_one, unpack
+from .kernels import has_quad, mask_one, month_count, observe_one, popcount, score_of, step_one, unpack
 from .position import MAX_GO_SCORE
 from .scoring import GO_BUDGET
 from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
@@ -215,6 +215,28 @@ def step_checked(buf, actions, rewards, row, cfg):
         return 0, 4, -1
     kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
     return 0, kind, i
+
+
+@kernel
+def legal_mask_checked(buf, out, skip):
+    """``Game.legal_mask`` with ``check=True`` in one dispatch: the state check's ``(rule, game)``
+    (``skip`` as the check's), and ``out`` (B, A) filled only when every game passes."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s)
+    if rule == 0:
+        mask_all(mask_one, s, out)
+    return rule, i
+
+
+@kernel
+def observe_checked(buf, seats, out, skip):
+    """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
+    (``seats`` (B,) checked seats)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s)
+    if rule == 0:
+        observe_all(observe_one, s, seats, out)
+    return rule, i
 
 
 CHECKER = StateChecker(FIELDS, _check_buffer, (), RULES, buffer=True)

@@ -15,7 +15,7 @@ from numba import types
 
 from ..core.kernels import kernel, step_checked_all
 from ..core.state_check import StateChecker
-from .kernels import mask_one, step_one, unpack
+from .kernels import mask_one, mask_rows, observe_rows, step_one, unpack
 from .actions import SECOND_CARD_PRICE
 from .hands import HAND_RANKS, HAND_SCORES, NUM_HANDS, NUM_OUTCOMES, SATISFIED
 from .position import (
@@ -190,6 +190,28 @@ def step_checked(buf, actions, rewards, row, cfg, P, limited, copies):
         return 0, 4, -1
     kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
     return 0, kind, i
+
+
+@kernel
+def legal_mask_checked(buf, out, skip, P, limited, copies):
+    """``Game.legal_mask`` with ``check=True`` in one dispatch: the state check's ``(rule, game)``
+    (``skip`` as the check's), and ``out`` (B, A) filled only when every game passes."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P, limited, copies)
+    if rule == 0:
+        mask_rows(s, out)
+    return rule, i
+
+
+@kernel
+def observe_checked(buf, seats, reach, out, skip, P, limited, copies):
+    """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
+    (``reach`` is ``turn_dp.reach_table()``; ``seats`` (B,) checked seats)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P, limited, copies)
+    if rule == 0:
+        observe_rows(s, seats, reach, out)
+    return rule, i
 
 
 CHECKER = StateChecker(FIELDS, _check_buffer, (types.int64, types.boolean, types.int64), RULES, buffer=True)

@@ -140,7 +140,12 @@ def legal_mask(buf, out):
     its own, not :func:`envs.core.kernels.mask_all`).  Returns a value of those reads
     (nothing to use; it keeps them).
     """
-    s = unpack(buf)
+    return mask_rows(unpack(buf), out)
+
+
+@kernel(inline=True)
+def mask_rows(s, out):
+    """The body of :func:`legal_mask` over the unpacked ``s`` (also the checked mask's)."""
     code = s.code
     B = out.shape[0]
     touched = _ZERO
@@ -426,7 +431,12 @@ def observe(buf, seats, reach, out):
     (hence a loop of its own, not :func:`envs.core.kernels.observe_all`).  Returns a byte of
     the reach rows read (nothing to use; it keeps the first reads).
     """
-    s = unpack(buf)
+    return observe_rows(unpack(buf), seats, reach, out)
+
+
+@kernel(inline=True)
+def observe_rows(s, seats, reach, out):
+    """The body of :func:`observe` over the unpacked ``s`` (also the checked observation's)."""
     code, phase, free_rerolls, die_actions, tokens = s.code, s.phase, s.free_rerolls, s.die_actions, s.tokens
     B = out.shape[0]
     touched = np.uint8(0)

@@ -35,6 +35,7 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
+from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from ..core.validate import require_int
 from . import checks, kernels, observation, position, view
@@ -171,6 +172,13 @@ class RainbowDice(Game):
         rewards = np.zeros((rows.shape[0], self.num_players), dtype=np.float32)
         kernels.step_rows(state._buf, rows, actions, rewards, self._step_cfg)
         return rewards
+
+    def _mask_checked(self, state, out):
+        return checks.legal_mask_checked(state._buf, out, NO_SKIP, *self._check_params())
+
+    def _observe_checked(self, state, seats, out):
+        seats = state.to_move if seats is None else seats
+        return checks.observe_checked(state._buf, seats, reach_table(), out, NO_SKIP, *self._check_params())
 
     def _step_checked(self, state, actions, rewards, row):
         return checks.step_checked(state._buf, actions, rewards, row, self._step_cfg, *self._check_params())

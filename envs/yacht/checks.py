@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from ..core.kernels import kernel, step_checked_all
+from ..core.kernels import kernel, mask_all, observe_all, step_checked_all
 from ..core.state_check import StateChecker
-from .kernels import mask_one, step_one, unpack
+from .kernels import mask_one, observe_one, step_one, unpack
 from .scoring import ACHIEVABLE, MULTISETS, NUM_CATEGORIES
 
 FIELDS = (
@@ -115,6 +115,28 @@ def step_checked(buf, actions, rewards, row, cfg, P):
         return 0, 4, -1
     kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
     return 0, kind, i
+
+
+@kernel
+def legal_mask_checked(buf, out, skip, P):
+    """``Game.legal_mask`` with ``check=True`` in one dispatch: the state check's ``(rule, game)``
+    (``skip`` as the check's), and ``out`` (B, A) filled only when every game passes."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P)
+    if rule == 0:
+        mask_all(mask_one, s, out)
+    return rule, i
+
+
+@kernel
+def observe_checked(buf, seats, out, skip, P):
+    """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
+    (``seats`` (B,) checked seats)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P)
+    if rule == 0:
+        observe_all(observe_one, s, seats, out)
+    return rule, i
 
 
 CHECKER = StateChecker(FIELDS, _check_buffer, (types.int64,), RULES, buffer=True)

@@ -29,6 +29,7 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
+from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from . import checks, kernels, observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
@@ -113,6 +114,13 @@ class Yacht(Game):
         rewards = np.zeros((rows.shape[0], self.num_players), dtype=np.float32)
         kernels.step_rows(state._buf, rows, actions, rewards, self.reward == "score")
         return rewards
+
+    def _mask_checked(self, state, out):
+        return checks.legal_mask_checked(state._buf, out, NO_SKIP, self.num_players)
+
+    def _observe_checked(self, state, seats, out):
+        seats = state.to_move if seats is None else seats
+        return checks.observe_checked(state._buf, seats, out, NO_SKIP, self.num_players)
 
     def _step_checked(self, state, actions, rewards, row):
         return checks.step_checked(state._buf, actions, rewards, row, self.reward == "score", self.num_players)
