@@ -498,12 +498,22 @@ class Game:
         :meth:`_mask_checked`."""
         return None
 
+    def _fusable(self, state) -> bool:
+        """Whether a checked call may take its one-kernel path: a state of this game whose
+        fields are all there and whose buffer is the writeable uint8 array the kernels were
+        compiled for (anything else takes the general path, which raises its error)."""
+        if getattr(state, "identity", None) is not self.identity or jit_disabled():
+            return False
+        d = state.__dict__
+        buf = d.get("_buf")
+        return (len(d) >= self.checker.attrs and type(buf) is np.ndarray and buf.dtype == np.uint8
+                and buf.flags.writeable and buf.flags.c_contiguous)
+
     def _fused(self, state, call) -> bool:
         """Run a checked call's one-kernel hook ``call()`` (returning ``(rule, game)``): True when it
         ran and the state passed, ``ValueError`` when a rule is broken, False where the general
         path must run (as in :meth:`_step_fused`)."""
-        if getattr(state, "identity", None) is not self.identity or jit_disabled() \
-                or len(state.__dict__) < self.checker.attrs:
+        if not self._fusable(state):
             return False
         try:
             result = call()
@@ -522,8 +532,7 @@ class Game:
         """The checked :meth:`step` through :meth:`_step_checked` (its rewards, or a
         ``ValueError``), or None where the general path must run (no such hook, not a state of
         this game, no compiled code, a buffer numba refuses): that path raises the right error."""
-        if getattr(state, "identity", None) is not self.identity or jit_disabled() \
-                or len(state.__dict__) < self.checker.attrs:
+        if not self._fusable(state):
             return None
         B = state.batch_size
         arr = actions

@@ -49,37 +49,58 @@ def _seats(cls, arrays: dict) -> int:
     return 0
 
 
-def _pack(cls, arrays: dict) -> np.ndarray:
-    """One buffer holding ``arrays`` (one per field of ``cls``, in field order) after the header."""
-    names = tuple(f.name for f in dataclasses.fields(cls)) if cls not in _FIELD_NAMES else _FIELD_NAMES[cls]
+_LAYOUTS: dict = {}
+"""Cached buffer layouts, by state class and the fields' dtypes and shapes."""
+
+
+def _layout(cls, names, arrays: dict) -> tuple:
+    """``(size, B, P, ((name, offset, dtype, shape), ...))``: where each of ``arrays`` (one per
+    field ``names`` of ``cls``) lies in a buffer, after the header, blocks padded to 8 bytes."""
+    try:
+        key = (cls,) + tuple((arrays[k].dtype, arrays[k].shape) for k in names)
+    except (KeyError, AttributeError):
+        key = None
+    layout = _LAYOUTS.get(key)
+    if layout is not None:
+        return layout
     for name in names:
         a = arrays.get(name)
         if not isinstance(a, np.ndarray) or a.ndim == 0 or a.dtype.hasobject:
             raise ValueError(f"state field {name} must be a numpy array with a batch axis, "
                              f"got {type(a).__name__}" + (f" of shape {a.shape}" if isinstance(a, np.ndarray) else ""))
     B = int(arrays[names[0]].shape[0])
+    entries, o = [], HEADER
     for name in names:
-        if arrays[name].shape[0] != B:
-            raise ValueError(f"state field {name} holds {arrays[name].shape[0]} games, {names[0]} {B}")
-    buf = np.zeros(HEADER + sum(_padded(arrays[k].nbytes) for k in names), np.uint8)
-    buf[:HEADER].view(np.int64)[:] = (B, _seats(cls, arrays))
-    o = HEADER
-    for k in names:
-        a = arrays[k]
-        buf[o:o + a.nbytes].view(a.dtype.newbyteorder("=")).reshape(a.shape)[...] = a
+        a = arrays[name]
+        if a.shape[0] != B:
+            raise ValueError(f"state field {name} holds {a.shape[0]} games, {names[0]} {B}")
+        entries.append((name, o, a.dtype.newbyteorder("="), a.shape))
         o += _padded(a.nbytes)
-    return buf
+    layout = (o, B, _seats(cls, arrays), tuple(entries))
+    if len(_LAYOUTS) > 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = layout
+    return layout
+
+
+def _pack(cls, arrays: dict) -> tuple[np.ndarray, dict]:
+    """One new buffer holding a copy of ``arrays`` (one per field of ``cls``), and its views."""
+    names = _FIELD_NAMES.get(cls) or _FIELD_NAMES.setdefault(cls, tuple(f.name for f in dataclasses.fields(cls)))
+    size, B, P, entries = _layout(cls, names, arrays)
+    buf = np.zeros(size, np.uint8)
+    buf[:HEADER].view(np.int64)[:] = (B, P)
+    views = {}
+    for name, o, dtype, shape in entries:
+        v = views[name] = np.ndarray(shape, dtype, buffer=buf, offset=o)
+        v[...] = arrays[name]
+    return buf, views
 
 
 def _views(buf: np.ndarray, template: dict) -> dict:
-    """The field views of ``buf`` with the dtypes and trailing shapes of ``template``'s arrays."""
-    B = int(buf[:HEADER].view(np.int64)[0])
-    out, o = {}, HEADER
-    for k, a in template.items():
-        shape = (B,) + a.shape[1:]
-        n = int(np.prod(shape, dtype=np.int64)) * a.dtype.itemsize
-        out[k] = buf[o:o + n].view(a.dtype.newbyteorder("=")).reshape(shape)
-        o += _padded(n)
+    """The field views of ``buf`` (laid out as a buffer of ``template``'s arrays, one per field)."""
+    out = {}
+    for name, o, dtype, shape in _layout(None, tuple(template), template)[3]:
+        out[name] = np.ndarray(shape, dtype, buffer=buf, offset=o)
     return out
 
 
@@ -110,9 +131,8 @@ class BatchState:
 
     def __post_init__(self):
         d = self.__dict__
-        arrays = {k: d[k] for k in _field_names(self)}
-        buf = _pack(type(self), arrays)
-        d.update(_views(buf, arrays))
+        buf, views = _pack(type(self), {k: d[k] for k in _field_names(self)})
+        d.update(views)
         d["_buf"] = buf
 
     def __setattr__(self, name, value):
@@ -143,7 +163,8 @@ class BatchState:
         return {"_buf": self._buf, "identity": self.identity, "spec": spec}
 
     def __setstate__(self, d):
-        template = {k: np.zeros((0,) + tuple(trail), np.dtype(dt)) for k, dt, trail in d["spec"]}
+        B = int(d["_buf"][:HEADER].view(np.int64)[0])
+        template = {k: np.zeros((B,) + tuple(trail), np.dtype(dt)) for k, dt, trail in d["spec"]}
         self.__dict__.update(_views(d["_buf"], template))
         self.__dict__["_buf"] = d["_buf"]
         self.__dict__["identity"] = d["identity"]
@@ -156,8 +177,8 @@ class BatchState:
         buffer), without the dataclass constructor."""
         out = object.__new__(type(self))
         d = out.__dict__
-        buf = _pack(type(self), arrays)
-        d.update(_views(buf, arrays))
+        buf, views = _pack(type(self), arrays)
+        d.update(views)
         d["_buf"] = buf
         d["identity"] = self.identity
         return out

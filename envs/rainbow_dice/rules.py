@@ -136,7 +136,7 @@ class RainbowDice(Game):
 
     def fresh_state(self, key, counter, code) -> RainbowState:
         """The state at the start of a game whose first throw is ``code`` (the streams ``key`` and
-        ``counter`` already past that throw; the arrays are kept, not copied)."""
+        ``counter`` already past that throw; copied into the new state's buffer)."""
         B, P = key.shape[0], self.num_players
         supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
         return self._made(RainbowState(
