@@ -20,7 +20,6 @@ import numpy as np
 from envs.core.kernels import kernel
 from envs.gostop import GoStop
 from envs.gostop import cards as C
-from envs.gostop import deal as D
 from envs.gostop import kernels as K
 from envs.gostop.actions import CHOOSE_START, GO, STOP
 from envs.gostop.state import GO_STOP, PLAY, GoStopState
@@ -142,41 +141,38 @@ def _own_stacks(ppuk_owner, i, p):
 
 
 @kernel(inline=True)
-def _greedy_row(i, go_max, go_min, to_move, hands, layout, captured, ppuk_owner, score, phase,
-                played, flipped, values):
-    """:func:`greedy_choice` for game ``i``'s mover, with that seat's Go rule."""
-    p = to_move[i]
+def _greedy_row(i, go_max, go_min, s, values):
+    """:func:`greedy_choice` for game ``i``'s mover, with that seat's Go rule (``s``: the state's
+    arrays, ``envs.gostop.kernels.unpack``)."""
+    p = s.to_move[i]
     q = 1 - p
-    return greedy_choice(phase[i], hands[i, p], layout[i], captured[i, p], captured[i, q], played[i],
-                         flipped[i], _own_stacks(ppuk_owner, i, p), score[i, q], go_max[i, p],
-                         go_min[i, p], values)
+    return greedy_choice(s.phase[i], s.hands[i, p], s.layout[i], s.captured[i, p], s.captured[i, q],
+                         s.played[i], s.flipped[i], _own_stacks(s.ppuk_owner, i, p), s.score[i, q],
+                         go_max[i, p], go_min[i, p], values)
 
 
 @kernel
-def greedy_rows(go_max, go_min, to_move, hands, layout, captured, ppuk_owner, score, phase, played,
-                flipped, values, out):
-    """``out[i]``: :func:`greedy_choice` for the mover of each live game ``i``."""
+def greedy_rows(go_max, go_min, buf, values, out):
+    """``out[i]``: :func:`greedy_choice` for the mover of each live game ``i`` of the state
+    buffer ``buf``."""
+    s = K.unpack(buf)
     for i in range(out.shape[0]):
-        out[i] = _greedy_row(i, go_max, go_min, to_move, hands, layout, captured, ppuk_owner, score,
-                             phase, played, flipped, values)
+        out[i] = _greedy_row(i, go_max, go_min, s, values)
 
 
 @kernel
-def play_out_rows(first, go_max, go_min, to_move, done, hands, layout, captured, stock, stock_top,
-                  stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played,
-                  hand_pick, flipped, winner, payout, reason, rewards, values):
-    """Play every game ``i`` to its end: its legal action ``first[i]`` (none when negative),
-    then :func:`greedy_choice` for both seats (seat ``s`` with ``go_max[i, s]``,
-    ``go_min[i, s]``).  The deal's final rewards go to ``rewards[i]`` (zeroed by the caller)."""
+def play_out_rows(first, go_max, go_min, buf, rewards, values):
+    """Play every game ``i`` of the state buffer ``buf`` to its end: its legal action ``first[i]``
+    (none when negative), then :func:`greedy_choice` for both seats (seat ``s`` with
+    ``go_max[i, s]``, ``go_min[i, s]``).  The deal's final rewards go to ``rewards[i]`` (zeroed by
+    the caller)."""
+    s = K.unpack(buf)
     for i in range(first.shape[0]):
         a = first[i]
-        while not done[i]:
+        while not s.done[i]:
             if a < 0:
-                a = _greedy_row(i, go_max, go_min, to_move, hands, layout, captured, ppuk_owner,
-                                score, phase, played, flipped, values)
-            K.step_one(i, a, i, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
-                        ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick,
-                        flipped, winner, payout, reason, rewards)
+                a = _greedy_row(i, go_max, go_min, s, values)
+            K.step_one(i, a, i, s, rewards, 0)
             a = -1
 
 
@@ -210,8 +206,7 @@ def greedy_actions(state: GoStopState, go_rules=DEFAULT_RULES, check: bool = Tru
             raise ValueError(f"game {int(np.flatnonzero(state.done)[0])} is over: it has no action")
     go_max, go_min = _go_rules(go_rules, state.batch_size)
     out = np.empty(state.batch_size, np.int64)
-    greedy_rows(go_max, go_min, state.to_move, state.hands, state.layout, state.captured, state.ppuk_owner,
-                state.score, state.phase, state.played, state.flipped, np.empty(48), out)
+    greedy_rows(go_max, go_min, state.buffer, np.empty(48), out)
     return out
 
 
@@ -235,5 +230,5 @@ def play_out(state: GoStopState, go_rules=DEFAULT_RULES, first=None, check: bool
             _RULES.check_actions(state.take(given, check=False), first[given])
     go_max, go_min = _go_rules(go_rules, B)
     rewards = np.zeros((B, 2), np.float32)
-    play_out_rows(first.astype(np.int64), go_max, go_min, *D.fields(state), rewards, np.empty(48))
+    play_out_rows(first.astype(np.int64), go_max, go_min, state.buffer, rewards, np.empty(48))
     return rewards

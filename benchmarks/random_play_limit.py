@@ -22,7 +22,6 @@ import time
 import numpy as np
 
 from envs.core.kernels import draw_int, kernel, legal_count, nth_legal
-from envs.gostop import deal as _gostop_deal
 from envs.gostop import kernels as _gostop
 from envs.rainbow_dice import kernels as _rainbow
 from envs.rainbow_dice.turn_dp import reach_table
@@ -51,61 +50,50 @@ def any_done(done):
 
 
 @kernel
-def yacht_step(draws, actions, rewards, mask, obs, to_move, done, key, counter, dice, rolls_left, round_, sheets,
-               score_rewards):
+def yacht_step(draws, actions, rewards, mask, obs, buf, score_rewards):
     """One limit step of Yacht (see the module docstring); True when a game finished."""
-    _yacht.legal_mask(to_move, done, rolls_left, sheets, mask)
-    _yacht.observe(dice, rolls_left, round_, sheets, to_move, obs)
+    s = _yacht.unpack(buf)
+    _yacht.legal_mask(buf, mask)
+    _yacht.observe(buf, s.to_move, obs)
     choose(mask, draws, actions)
     rewards[:] = 0.0
-    _yacht.step(actions, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards)
-    return any_done(done)
+    _yacht.step(buf, actions, rewards, score_rewards)
+    return any_done(s.done)
 
 
 @kernel
-def rainbow_step(draws, actions, rewards, mask, obs, to_move, done, key, counter, code, phase, free_rerolls,
-                 die_actions, round_, tokens, cards, supply, piles, rank_cards, score, reach, score_rewards, limited):
+def rainbow_step(draws, actions, rewards, mask, obs, buf, reach, cfg):
     """One limit step of Rainbow Dice; True when a game finished."""
-    _rainbow.legal_mask(to_move, phase, die_actions, tokens, code, piles, mask)
-    _rainbow.observe(code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
-                     to_move, reach, obs)
+    s = _rainbow.unpack(buf)
+    _rainbow.legal_mask(buf, mask)
+    _rainbow.observe(buf, s.to_move, reach, obs)
     choose(mask, draws, actions)
     rewards[:] = 0.0
-    _rainbow.step(actions, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens,
-                  cards, supply, piles, rank_cards, score, rewards, score_rewards, limited)
-    return any_done(done)
+    _rainbow.step(buf, actions, rewards, cfg)
+    return any_done(s.done)
 
 
 @kernel
-def gostop_step(draws, actions, rewards, mask, obs, rows, seats, to_move, done, hands, layout, captured, stock,
-                stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick,
-                flipped, winner, payout, reason):
+def gostop_step(draws, actions, rewards, mask, obs, buf):
     """One limit step of Go-Stop; True when a game finished."""
-    _gostop.legal_mask(phase, to_move, hands, layout, played, flipped, mask)
-    for i in range(seats.shape[0]):
-        seats[i] = to_move[i]
-    _gostop.observe(seats, to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score, ppuk_count,
-                    score, phase, played, hand_pick, flipped, stock_top, stock_end, obs)
+    s = _gostop.unpack(buf)
+    _gostop.legal_mask(buf, mask)
+    _gostop.observe(buf, s.to_move, obs)
     choose(mask, draws, actions)
     rewards[:] = 0.0
-    _gostop.step_rows(rows, actions, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
-                      ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped, winner,
-                      payout, reason, rewards)
-    return any_done(done)
+    _gostop.step(buf, actions, rewards)
+    return any_done(s.done)
 
 
 def _call(game, state, B: int):
     """``(kernel, arguments after the buffers)`` of a game's limit step over ``state``."""
     s = state
     if game.name == "yacht":
-        return yacht_step, (s.to_move, s.done, s.rng_key, s.rng_counter, s.dice, s.rolls_left, s.round, s.sheets,
-                            game.reward == "score")
+        return yacht_step, (s.buffer, game.reward == "score")
     if game.name == "rainbow_dice":
-        return rainbow_step, (s.to_move, s.done, s.rng_key, s.rng_counter, s.code, s.phase, s.free_rerolls,
-                              s.die_actions, s.round, s.tokens, s.cards, s.supply, s.piles, s.rank_cards, s.score,
-                              reach_table(), game.reward == "score", game._limited)
+        return rainbow_step, (s.buffer, reach_table(), game._step_cfg)
     if game.name == "gostop":
-        return gostop_step, (np.arange(B), np.zeros(B, np.int64), *_gostop_deal.fields(s))
+        return gostop_step, (s.buffer,)
     raise ValueError(f"no limit kernel for {game.name}")
 
 

@@ -2,7 +2,8 @@
 
 Used by ``tests/test_compile_cache.py`` in fresh processes.  Prints one JSON object:
 ``{"kernels": {name: {"hits": n, "misses": n}}, "import_s": s, "first_use_s": s}`` for
-every dispatcher in ``envs.core.kernels`` and ``envs.<game>.kernels`` that was called, and
+every dispatcher in ``envs.core.kernels``, ``envs.<game>.kernels`` and ``envs.<game>.checks``
+(the checked calls' one-dispatch kernels) that was called, and
 every game's state check kernel (``envs.<game>.checks.CHECKER``).
 """
 
@@ -36,7 +37,9 @@ def exercise(name: str) -> None:
         if step % 3 == 2:
             game.step_where(state, np.arange(0, 8, 2), actions[::2])
         else:
-            game.step(state, actions)
+            game.step(state, actions, check=step % 3 == 0)  # the checked kernels and the trusted ones
+        game.legal_mask(state, check=False)
+        game.observe(state, check=False)
         game.reset_where(state, state.done)
     try:
         game.step(state, np.full(8, -1))
@@ -55,7 +58,7 @@ def stats() -> dict:
     from numba.core.registry import CPUDispatcher
 
     out = {}
-    for module in ["envs.core.kernels", *(f"envs.{g}.kernels" for g in GAMES)]:
+    for module in ["envs.core.kernels", *(f"envs.{g}.{m}" for g in GAMES for m in ("kernels", "checks"))]:
         if importlib.util.find_spec(module) is None:
             continue
         mod = importlib.import_module(module)

@@ -258,13 +258,19 @@ def structure_cases(fuzz: Fuzz, game, bases, rng) -> None:
             "int": lambda a=arr: 3,
             "read-only": lambda a=arr: _read_only(a),
         }
-        for kind, value in variants.items():
-            def make(name=f.name, value=value):
-                state = base.copy()
-                setattr(state, name, value())
-                return state
-
-            run_calls(fuzz, f"{game!r} {f.name} {kind}", game, make, args, expect_error=True)
+        for kind, value in variants.items():  # assigning a field copies into the state's buffer
+            label = f"{game!r} {f.name} {kind}"
+            state = base.copy()
+            try:
+                setattr(state, f.name, value())
+            except ValueError:
+                fuzz.cases += 1
+                if not state.equals(base):
+                    fuzz.fail(label, "a refused assignment changed the state")
+                continue
+            if not np.shares_memory(getattr(state, f.name), state._buf):
+                fuzz.fail(label, "an accepted assignment replaced the view of the state's buffer")
+            run_calls(fuzz, label, game, lambda s=state: s.copy(), args)
 
         def deleted(name=f.name):
             state = base.copy()
@@ -272,6 +278,13 @@ def structure_cases(fuzz: Fuzz, game, bases, rng) -> None:
             return state
 
         run_calls(fuzz, f"{game!r} {f.name} deleted", game, deleted, args, expect_error=True)
+
+    def read_only_buffer():
+        state = base.copy()
+        state._buf.flags.writeable = False
+        return state
+
+    run_calls(fuzz, f"{game!r} read-only buffer", game, read_only_buffer, args, expect_error=True)
 
 
 def identity_cases(fuzz: Fuzz, game, bases, rng, others) -> None:

@@ -44,7 +44,8 @@ def test_second_process_loads_every_kernel_from_the_cache(tmp_path):
     assert {f"envs.gostop.kernels.{k}" for k in gostop} <= set(warm), sorted(warm)
     rainbow = {f"envs.rainbow_dice.kernels.{k}" for k in ("new_games", "legal_mask", "step", "step_rows", "observe")}
     assert rainbow <= set(warm), sorted(rainbow - set(warm))
-    checks = {f"envs.{g}.checks.CHECKER" for g in ("yacht", "rainbow_dice", "gostop")}
+    checks = {f"envs.{g}.checks.{k}" for g in ("yacht", "rainbow_dice", "gostop")
+              for k in ("CHECKER", "step_checked", "legal_mask_checked", "observe_checked")}
     assert checks <= set(warm), sorted(checks - set(warm))
     missed = {k: v for k, v in warm.items() if v["misses"] or not v["hits"]}
     assert not missed, f"recompiled in the second process: {missed}"

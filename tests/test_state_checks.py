@@ -84,19 +84,23 @@ def test_arrays_must_have_the_games_dtypes_shapes_and_layout():
     game = GoStop()
     base = game.init(np.arange(3))
     read_only = base.copy()
-    read_only.stock.flags.writeable = False
-    _refused(lambda: game.step(read_only, game.legal_mask(base).argmax(1)), "stock is read-only", read_only)
-    for name, value, match in (
-        ("score", base.score.astype(np.int64), "score must have dtype int16"),
-        ("hands", np.repeat(base.hands, 2, axis=0)[::2], "hands must be C-contiguous"),
-        ("layout", base.layout[:2].copy(), r"layout has shape \(2,\), expected \(3,\)"),
-        ("stock", base.stock[:, :40].copy(), r"stock has shape \(3, 40\), expected \(3, 48\)"),
-        ("phase", [0, 0, 0], "phase must be a numpy array"),
+    read_only._buf.flags.writeable = False  # the buffer is what the kernels write
+    _refused(lambda: game.step(read_only, game.legal_mask(base).argmax(1)), "buffer is read-only", read_only)
+    for name, value, match in (  # a field is a view of the state's buffer: assigning copies into it
+        ("score", base.score.astype(np.int64), r"score must be a int16 array of shape \(3, 2\).*got a int64"),
+        ("layout", base.layout[:2].copy(), r"layout must be a uint64 array of shape \(3,\).*shape \(2,\)"),
+        ("stock", base.stock[:, :40].copy(), r"stock must be a int8 array of shape \(3, 48\)"),
+        ("phase", [0, 0, 0], "phase must be a int8 array of shape .*got list"),
     ):
         state = base.copy()
-        setattr(state, name, value)
-        _refused(lambda: game.observe(state), match, state)
-    bare = type(base)(**{k: v.copy() for k, v in vars(base).items() if k != "identity"})
+        with pytest.raises(ValueError, match=match):
+            setattr(state, name, value)
+        assert state.equals(base)
+    state = base.copy()
+    state.hands = np.repeat(base.hands[::-1], 2, axis=0)[::2]  # strided, of the right dtype and shape
+    assert state.hands.flags.c_contiguous and np.array_equal(state.hands, base.hands[::-1])
+    assert np.shares_memory(state.hands, state._buf)
+    bare = type(base)(**{k: v.copy() for k, v in base._arrays().items()})
     _refused(lambda: game.legal_mask(bare), "carries no game identity", bare)
 
 

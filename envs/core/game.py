@@ -141,10 +141,13 @@ class Game:
         kernel = checker.kernel
         if jit_disabled():  # the kernel runs as Python and checks no types
             self._raise_structure(state)
+        if checker.buffer and len(state.__dict__) < checker.attrs:  # a field deleted behind its back
+            self._raise_structure(state)
         try:
-            arrays = checker.get(state)
+            arrays = (state._buf,) if checker.buffer else checker.get(state)
         except AttributeError:
             self._raise_structure(state)
+            raise ValueError(f"this state holds no buffer of {self.identity.label}") from None
         try:
             return kernel(lo, hi, skip, *arrays, *self._check_params())
         except Exception:  # numba refused the arrays' types (dtype, layout, read-only, not arrays)
@@ -212,6 +215,9 @@ class Game:
 
         ``check=False`` skips :meth:`check_state` (trusted callers)."""
         if check:
+            out = np.empty((getattr(state, "batch_size", 0), self.num_actions), dtype=bool)
+            if self._fused(state, lambda: self._mask_checked(state, out)):
+                return out
             self._check(state)
         return self._legal_mask(state)
 
@@ -220,6 +226,10 @@ class Game:
         :meth:`observer_seats`).  ``check=False`` skips :meth:`check_state` (the seats are
         checked either way)."""
         if check:
+            out = np.empty((getattr(state, "batch_size", 0), self.obs_size), dtype=np.float32)
+            if self._fused(state, lambda: self._observe_checked(
+                    state, None if seats is None else self.observer_seats(state, seats), out)):
+                return out
             self._check(state)
         return self._observe(state, None if seats is None else self.observer_seats(state, seats))
 
@@ -460,11 +470,87 @@ class Game:
         sample from the mask).
         """
         if check:
+            rewards = self._step_fused(state, actions)
+            if rewards is not None:
+                return rewards
             self._check(state)
             actions = self._check_actions(state, actions)
         else:
             actions = np.asarray(actions, dtype=np.int64)
         return self._apply(state, actions)
+
+    def _step_checked(self, state: BatchState, actions: np.ndarray, rewards: np.ndarray, row: np.ndarray):
+        """Hook of the checked :meth:`step` in one kernel call: check the state, then the (B,)
+        int64 ``actions``, then step, writing nothing unless every check passes; returns
+        ``(rule, kind, game)`` (``rule`` as the check kernel's, ``kind`` as
+        :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch), ``rewards``
+        (B, P) zeroed, ``row`` (A,) bool scratch.  None: the game has none (the checks run one
+        by one)."""
+        return None
+
+    def _mask_checked(self, state: BatchState, out: np.ndarray):
+        """Hook of the checked :meth:`legal_mask` in one kernel call: the state check's
+        ``(rule, game)``, ``out`` (B, A) filled only when it passes; None: the game has none."""
+        return None
+
+    def _observe_checked(self, state: BatchState, seats, out: np.ndarray):
+        """Hook of the checked :meth:`observe` in one kernel call (``seats`` None or checked), as
+        :meth:`_mask_checked`."""
+        return None
+
+    def _fusable(self, state) -> bool:
+        """Whether a checked call may take its one-kernel path: a state of this game whose
+        fields are all there and whose buffer is the writeable uint8 array the kernels were
+        compiled for (anything else takes the general path, which raises its error)."""
+        if getattr(state, "identity", None) is not self.identity or jit_disabled():
+            return False
+        d = state.__dict__
+        buf = d.get("_buf")
+        return (len(d) >= self.checker.attrs and type(buf) is np.ndarray and buf.dtype == np.uint8
+                and buf.flags.writeable and buf.flags.c_contiguous)
+
+    def _fused(self, state, call) -> bool:
+        """Run a checked call's one-kernel hook ``call()`` (returning ``(rule, game)``): True when it
+        ran and the state passed, ``ValueError`` when a rule is broken, False where the general
+        path must run (as in :meth:`_step_fused`)."""
+        if not self._fusable(state):
+            return False
+        try:
+            result = call()
+        except ValueError:
+            raise
+        except Exception:  # numba refused the buffer (read-only, replaced): before anything ran
+            return False
+        if result is None:
+            return False
+        rule, i = result
+        if rule:
+            self._raise_rule(state, rule, i)
+        return True
+
+    def _step_fused(self, state, actions) -> np.ndarray | None:
+        """The checked :meth:`step` through :meth:`_step_checked` (its rewards, or a
+        ``ValueError``), or None where the general path must run (no such hook, not a state of
+        this game, no compiled code, a buffer numba refuses): that path raises the right error."""
+        if not self._fusable(state):
+            return None
+        B = state.batch_size
+        arr = actions
+        if not (type(arr) is np.ndarray and arr.dtype == np.int64 and arr.shape == (B,) and arr.flags.c_contiguous):
+            arr = np.ascontiguousarray(self._action_array(actions, B))
+        rewards = np.zeros((B, self.num_players), dtype=np.float32)
+        try:
+            result = self._step_checked(state, arr, rewards, np.empty(self.num_actions, dtype=bool))
+        except Exception:  # numba refused the buffer (read-only, replaced): before anything ran
+            return None
+        if result is None:
+            return None
+        rule, kind, i = result
+        if rule:
+            self._raise_rule(state, rule, i)
+        if kind:
+            self._raise_action(state, arr, kind, i)
+        return rewards
 
     def step_where(self, state: BatchState, where, actions, check: bool = True) -> np.ndarray:
         """Step only the games ``where`` selects, in place; return (B, P) float32 rewards.
@@ -536,8 +622,16 @@ class Game:
     def _check_actions(self, state: BatchState, actions, games=None) -> np.ndarray:
         """:meth:`check_actions` of a checked state; ``games`` (B,) names the games in messages
         (default ``0..B-1``)."""
+        arr = self._action_array(actions, state.batch_size)
+        kind, i = _kernels.first_bad_action(arr, state.done, self._legal_mask(state))
+        if kind:
+            self._raise_action(state, arr, kind, i, games)
+        return arr
+
+    def _action_array(self, actions, B: int) -> np.ndarray:
+        """``actions`` as (B,) int64, or ``ValueError`` (not integers, another shape, an unsigned
+        id out of range); the checks that need no state contents."""
         arr = np.asarray(actions)
-        B = state.batch_size
         if arr.dtype.kind not in "iu" and not (arr.size == 0 and arr.ndim == 1):  # [] is float64
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
         if arr.shape != (B,):
@@ -545,18 +639,21 @@ class Game:
         if arr.dtype.kind == "u" and B and int(arr.max()) >= self.num_actions:
             i = int(arr.argmax())
             raise ValueError(f"action {int(arr[i])} out of range 0..{self.num_actions - 1} (game {i})")
-        arr = arr.astype(np.int64)
-        mask = self._legal_mask(state)
-        kind, i = _kernels.first_bad_action(arr, state.done, mask)
-        if kind == 0:
-            return arr
+        return arr.astype(np.int64)
+
+    def _raise_action(self, state: BatchState, arr: np.ndarray, kind: int, i: int, games=None) -> None:
+        """The ``ValueError`` of action check ``kind`` (:func:`~envs.core.kernels.first_bad_action`;
+        4: a length mismatch) at game ``i``."""
+        B = state.batch_size
         name = i if games is None else int(np.asarray(games)[i])
+        if kind == 4:
+            raise ValueError(f"actions must have shape ({B},), got {arr.shape}")
         if kind == 1:
             raise ValueError(f"game {name} is over; reset it before stepping")
         a = int(arr[i])
         if kind == 2:
             raise ValueError(f"action {a} out of range 0..{self.num_actions - 1} (game {name})")
-        legal = np.flatnonzero(mask[i]).tolist()
+        legal = np.flatnonzero(self._legal_mask(state.take([i], check=False))[0]).tolist()
         where = f" (game {name})" if B > 1 or games is not None else ""
         raise ValueError(f"illegal action {a} ({self.describe_action(a)}){where}; legal actions: {legal}")
 

@@ -12,13 +12,16 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    :func:`kernel` (``njit(cache=True, _nrt=False)``).  Per-game helpers
    (``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read like the rules.  Three
    public per-game functions, also inline, are the rules of one game ``i`` for compiled
-   callers (a search's play-out) as for the batch loops: ``step_one(i, a, r, *arrays,
-   rewards, ...)`` applies action ``a`` (rewards into row ``r``), ``mask_one(i, *arrays,
-   row)`` and ``observe_one(i, seat, *arrays, row)`` fill one row of a mask or an
-   observation.  The exported kernels (``new_games``, ``legal_mask``, ``step``,
-   ``step_rows``, ``observe``) are plain ``for i in range(B)`` loops over them.  They
-   take the state's arrays one by one (numba takes no dataclasses), with the same
-   fields, dtypes and layout as before, and mutate them in place (``dice[i] = ...``).
+   callers (a search's play-out) as for the batch loops: ``step_one(i, a, r, s, rewards,
+   cfg)`` applies action ``a`` (rewards into row ``r``; ``cfg`` the game's step options),
+   ``mask_one(i, s, row)`` and ``observe_one(i, seat, s, row)`` fill one row of a mask or
+   an observation.  The exported kernels (``new_games``, ``legal_mask``, ``step``,
+   ``step_rows``, ``observe``) are the batch loops of this module (:func:`step_all`,
+   :func:`step_rows_all`, :func:`mask_all`, :func:`observe_all`) over them.  They take
+   the state as one argument, its buffer (``state._buf``, see :mod:`envs.core.state`),
+   and rebuild the field views inside with the game's ``unpack(buf)`` (a namedtuple
+   ``Arrays`` of the fields, in order, written with :func:`block`); the scalar rules take
+   that namedtuple ``s`` and mutate its arrays in place (``s.dice[i] = ...``).
 2. **No allocation inside kernels** (``_nrt=False``): the Python side allocates every
    output (masks, observations, rewards) and scratch buffer and passes it in.  With
    numba's runtime on, each call of a helper from the batch loop pays atomic reference
@@ -72,6 +75,7 @@ from numba import config as _numba_config
 from numba import njit
 
 from .numba_cache import guard_cache
+from .state import HEADER
 from .rng import _GAMMA, _M1, _M2, _S27, _S30, _S31, _S32  # the uint64 constants of the streams
 
 
@@ -162,6 +166,83 @@ def key_from_seed(seed):
     """The stream key of one seed already reduced to uint64 (as ``rng.keys_from_seeds``)."""
     s = np.uint64(seed)
     return mix(s * _GAMMA + _GAMMA)
+
+
+# ------------------------------------------------------------- the state buffer
+@kernel(inline=True)
+def dims(buf):
+    """``(B, P)``: the batch size and the number of seats of a state buffer (its header)."""
+    h = buf[:HEADER].view(np.int64)
+    return h[0], h[1]
+
+
+@kernel(inline=True)
+def block(buf, o, n, size, dtype):
+    """The field of ``n`` items of ``dtype`` (``size`` bytes each) at byte ``o`` of a state
+    buffer, as a 1-d view, and the byte where the next field starts (blocks are padded to 8
+    bytes, as :mod:`envs.core.state` lays them out).  A game's ``unpack`` reshapes it."""
+    nbytes = n * size
+    return buf[o:o + nbytes].view(dtype), o + (nbytes + 7) // 8 * 8
+
+
+# ---------------------------------------------------------------- batch loops
+# Every game's exported kernels are these loops over its scalar rules, each a thin entry
+# point: ``step(buf, actions, rewards, cfg)`` is ``step_all(step_one, unpack(buf), ...)``.
+# They are inlined into the entry points rather than compiled as kernels taking the rules
+# as an argument: numba keys a compiled function's disk cache on its argument types, and a
+# function argument's type is its dispatcher object, new in every process, so such a
+# kernel would compile afresh in every process.
+@kernel(inline=True)
+def step_all(step_one, s, actions, rewards, cfg):
+    """``step_one(i, actions[i], i, s, rewards, cfg)`` for every game ``i`` of the batch."""
+    for i in range(actions.shape[0]):
+        step_one(i, actions[i], i, s, rewards, cfg)
+
+
+@kernel(inline=True)
+def step_rows_all(step_one, s, rows, actions, rewards, cfg):
+    """``step_one(rows[j], actions[j], j, s, rewards, cfg)`` for every ``j``: rewards row ``j``."""
+    for j in range(rows.shape[0]):
+        step_one(rows[j], actions[j], j, s, rewards, cfg)
+
+
+@kernel(inline=True)
+def mask_all(mask_one, s, out):
+    """``mask_one(i, s, out[i])`` for every game ``i``: the (B, A) legal mask."""
+    for i in range(out.shape[0]):
+        mask_one(i, s, out[i])
+
+
+@kernel(inline=True)
+def observe_all(observe_one, s, seats, out):
+    """``observe_one(i, seats[i], s, out[i])`` for every game ``i``: the (B, O) observations."""
+    for i in range(out.shape[0]):
+        observe_one(i, seats[i], s, out[i])
+
+
+@kernel(inline=True)
+def step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg):
+    """The action check of ``Game.step`` then the step, in one pass of the caller's kernel:
+    ``(kind, i)`` as :func:`first_bad_action` (``row`` (A,) bool is scratch for one game's
+    mask); the games are stepped only when every action is fine (``kind`` 0).
+
+    A game's checked step kernel (``envs/<game>/checks.py``) runs the state check first, so
+    one dispatch validates and steps.
+    """
+    B = actions.shape[0]
+    for i in range(B):
+        if s.done[i]:
+            return 1, i
+    A = row.shape[0]
+    for i in range(B):
+        if actions[i] < 0 or actions[i] >= A:
+            return 2, i
+    for i in range(B):
+        mask_one(i, s, row)
+        if not row[actions[i]]:
+            return 3, i
+    step_all(step_one, s, actions, rewards, cfg)
+    return 0, -1
 
 
 # ------------------------------------------------------------ batch validation

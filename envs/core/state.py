@@ -1,4 +1,13 @@
-"""Batched game state: a structure of numpy arrays with a leading batch dimension."""
+"""Batched game state: numpy arrays with a leading batch dimension, all views of one buffer.
+
+Every state keeps its arrays one after another in one uint8 buffer (``_buf``): a header of
+two int64 (the batch size B and the number of seats P), then each field's bytes in field
+order, each block padded to 8 bytes.  The fields are C-contiguous views into it, and the
+compiled kernels take the buffer alone and rebuild the same views inside
+(:func:`envs.core.kernels.block`), so one kernel argument carries the whole state.
+Assigning a field copies the new values into its view (the same dtype and shape only), so
+what Python reads and what the kernels read never drift apart.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,9 @@ from . import rng
 from .identity import GameIdentity
 from .state_check import rows_of
 
+HEADER = 16
+"""Bytes before the first field in a state's buffer: int64 B, int64 P."""
+
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 """The field names of each state class (``dataclasses.fields`` is slow for a per-step copy)."""
 
@@ -19,6 +31,77 @@ def _field_names(state) -> tuple[str, ...]:
     if names is None:
         names = _FIELD_NAMES[type(state)] = tuple(f.name for f in dataclasses.fields(state))
     return names
+
+
+def _padded(nbytes: int) -> int:
+    return -(-nbytes // 8) * 8
+
+
+def _seats(cls, arrays: dict) -> int:
+    """The number of seats P of a state's arrays: the first ``"P"`` axis of the class's
+    ``FIELDS`` (its game's ``checks.FIELDS``; 0 for a state class without one, whose
+    kernels do not read P)."""
+    for name, _, trail in getattr(cls, "FIELDS", ()):
+        if "P" in trail:
+            a = arrays.get(name)
+            axis = 1 + tuple(trail).index("P")
+            return int(a.shape[axis]) if isinstance(a, np.ndarray) and a.ndim > axis else 0
+    return 0
+
+
+_LAYOUTS: dict = {}
+"""Cached buffer layouts, by state class and the fields' dtypes and shapes."""
+
+
+def _layout(cls, names, arrays: dict) -> tuple:
+    """``(size, B, P, ((name, offset, dtype, shape), ...))``: where each of ``arrays`` (one per
+    field ``names`` of ``cls``) lies in a buffer, after the header, blocks padded to 8 bytes."""
+    try:
+        key = (cls,) + tuple((arrays[k].dtype, arrays[k].shape) for k in names)
+    except (KeyError, AttributeError):
+        key = None
+    layout = _LAYOUTS.get(key)
+    if layout is not None:
+        return layout
+    for name in names:
+        a = arrays.get(name)
+        if not isinstance(a, np.ndarray) or a.ndim == 0 or a.dtype.hasobject:
+            raise ValueError(f"state field {name} must be a numpy array with a batch axis, "
+                             f"got {type(a).__name__}" + (f" of shape {a.shape}" if isinstance(a, np.ndarray) else ""))
+    B = int(arrays[names[0]].shape[0])
+    entries, o = [], HEADER
+    for name in names:
+        a = arrays[name]
+        if a.shape[0] != B:
+            raise ValueError(f"state field {name} holds {a.shape[0]} games, {names[0]} {B}")
+        entries.append((name, o, a.dtype.newbyteorder("="), a.shape))
+        o += _padded(a.nbytes)
+    layout = (o, B, _seats(cls, arrays), tuple(entries))
+    if len(_LAYOUTS) > 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = layout
+    return layout
+
+
+def _pack(cls, arrays: dict) -> tuple[np.ndarray, dict]:
+    """One new buffer holding a copy of ``arrays`` (one per field of ``cls``), and its views."""
+    names = _FIELD_NAMES.get(cls) or _FIELD_NAMES.setdefault(cls, tuple(f.name for f in dataclasses.fields(cls)))
+    size, B, P, entries = _layout(cls, names, arrays)
+    buf = np.zeros(size, np.uint8)
+    buf[:HEADER].view(np.int64)[:] = (B, P)
+    views = {}
+    for name, o, dtype, shape in entries:
+        v = views[name] = np.ndarray(shape, dtype, buffer=buf, offset=o)
+        v[...] = arrays[name]
+    return buf, views
+
+
+def _views(buf: np.ndarray, template: dict) -> dict:
+    """The field views of ``buf`` (laid out as a buffer of ``template``'s arrays, one per field)."""
+    out = {}
+    for name, o, dtype, shape in _layout(None, tuple(template), template)[3]:
+        out[name] = np.ndarray(shape, dtype, buffer=buf, offset=o)
+    return out
 
 
 @dataclasses.dataclass
@@ -46,16 +129,75 @@ class BatchState:
 
     identity = None  # set on every state a game makes (not a dataclass field)
 
+    def __post_init__(self):
+        d = self.__dict__
+        buf, views = _pack(type(self), {k: d[k] for k in _field_names(self)})
+        d.update(views)
+        d["_buf"] = buf
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        if "_buf" not in d or name not in _field_names(self):
+            if name == "_buf" and "_buf" in d:
+                raise ValueError("a state's buffer cannot be replaced; assign its fields instead")
+            object.__setattr__(self, name, value)
+            return
+        view = d.get(name)
+        if view is None:
+            raise ValueError(f"state field {name} was deleted; this state is broken")
+        if not isinstance(value, np.ndarray) or value.dtype != view.dtype or value.shape != view.shape:
+            got = (f"a {value.dtype} array of shape {value.shape}" if isinstance(value, np.ndarray)
+                   else type(value).__name__)
+            raise ValueError(f"state field {name} must be a {view.dtype} array of shape {view.shape} "
+                             f"(assigning copies into the state's buffer), got {got}")
+        if value is not view:
+            view[...] = value
+
+    def __delattr__(self, name):
+        if name == "_buf" or name in _field_names(self):
+            raise ValueError(f"state field {name} cannot be deleted")
+        object.__delattr__(self, name)
+
+    def __getstate__(self):  # the views are rebuilt over the unpickled buffer
+        spec = tuple((k, v.dtype.str, v.shape[1:]) for k, v in self._arrays().items())
+        return {"_buf": self._buf, "identity": self.identity, "spec": spec}
+
+    def __setstate__(self, d):
+        B = int(d["_buf"][:HEADER].view(np.int64)[0])
+        template = {k: np.zeros((B,) + tuple(trail), np.dtype(dt)) for k, dt, trail in d["spec"]}
+        self.__dict__.update(_views(d["_buf"], template))
+        self.__dict__["_buf"] = d["_buf"]
+        self.__dict__["identity"] = d["identity"]
+
     def _arrays(self) -> dict[str, np.ndarray]:
         return {k: getattr(self, k) for k in _field_names(self)}
 
     def _new(self, arrays: dict[str, np.ndarray]):
-        """A state of this type and identity holding ``arrays`` (one per field), without the
-        dataclass constructor: states are plain field holders, and single envs copy one per step."""
+        """A state of this type and identity holding ``arrays`` (one per field, copied into a new
+        buffer), without the dataclass constructor."""
         out = object.__new__(type(self))
-        out.__dict__.update(arrays)
-        out.identity = self.identity
+        d = out.__dict__
+        buf, views = _pack(type(self), arrays)
+        d.update(views)
+        d["_buf"] = buf
+        d["identity"] = self.identity
         return out
+
+    def _with_buffer(self, buf: np.ndarray):
+        """A state of this type and identity over ``buf`` (laid out as this state's buffer)."""
+        out = object.__new__(type(self))
+        d = out.__dict__
+        d.update(_views(buf, self._arrays()))
+        d["_buf"] = buf
+        d["identity"] = self.identity
+        return out
+
+    @property
+    def buffer(self) -> np.ndarray:
+        """The uint8 buffer that holds every field (the fields are views into it): what a compiled
+        kernel takes as the whole state.  Code writing into it bypasses every check, so only
+        trusted compiled callers (a game's kernels, a search's play-outs) use it."""
+        return self._buf
 
     @property
     def batch_size(self) -> int:
@@ -78,7 +220,7 @@ class BatchState:
         """A deep copy (no array is shared with ``self``)."""
         if check:
             self.check_structure()
-        return self._new({k: v.copy() for k, v in self._arrays().items()})
+        return self._with_buffer(self._buf.copy())
 
     def copy_into(self, other: "BatchState", check: bool = True) -> None:
         """Overwrite every array of ``other`` (same game, same batch size) with this state's
@@ -88,9 +230,7 @@ class BatchState:
             if other.batch_size != self.batch_size:
                 raise ValueError(f"copy_into: this state holds {self.batch_size} games, the target "
                                  f"{other.batch_size}")
-        mine, theirs = self.__dict__, other.__dict__
-        for k in _field_names(self):
-            theirs[k][...] = mine[k]
+        other._buf[...] = self._buf
 
     def clone(self, seeds, check: bool = True):
         """Copies of every game, each with its own fresh random stream.
@@ -165,9 +305,7 @@ class BatchState:
                     raise ValueError(f"concat: states of {states[0].identity.label} and "
                                      f"{s.identity.label} cannot be stacked")
         names = [f.name for f in dataclasses.fields(cls)]
-        out = cls(**{k: np.concatenate([getattr(s, k) for s in states], axis=0) for k in names})
-        out.identity = states[0].identity
-        return out
+        return states[0]._new({k: np.concatenate([getattr(s, k) for s in states], axis=0) for k in names})
 
     def equals(self, other: "BatchState") -> bool:
         """True when ``other`` is a state of the same game whose every array equals this one's."""

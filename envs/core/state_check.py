@@ -79,13 +79,17 @@ class StateChecker:
 
     ``fields``: ``(name, dtype, trailing shape)`` of every state array, in the order the
     kernel takes them (a trailing dimension ``"P"`` is the number of seats).  ``kernel``: the
-    Python function ``kernel(lo, hi, skip, *arrays, *params)`` returning ``(0, -1)`` when
+    Python function ``kernel(lo, hi, skip, *arrays, *params)``, or with ``buffer`` the function
+    ``kernel(lo, hi, skip, buf, *params)`` of the state's one buffer (which reads the arrays
+    where every other kernel reads them, through the game's ``unpack``), returning ``(0, -1)`` when
     fine, ``(-1 - k, -1)`` when array ``k`` has the wrong shape, or ``(rule, game)`` with
     ``rules[rule - 1]`` = ``(fields shown, text)`` the first broken rule.  ``params``: the numba
     types of the game's scalar parameters.
     """
 
-    def __init__(self, fields, kernel, params, rules):
+    def __init__(self, fields, kernel, params, rules, buffer: bool = False):
+        self.buffer = buffer
+        self.attrs = len(fields) + 2  # a state's attributes: its fields, ``_buf`` and ``identity``
         self.fields = tuple((name, np.dtype(dt), tuple(trail)) for name, dt, trail in fields)
         self.names = tuple(name for name, _, _ in self.fields)
         self.get = operator.attrgetter(*self.names)
@@ -98,6 +102,8 @@ class StateChecker:
         """The kernel, compiled for writeable C-contiguous arrays of the fields' dtypes only."""
         if self._compiled is None:
             arrays = [types.Array(_NUMBA_TYPES[dt], 1 + len(trail), "C") for _, dt, trail in self.fields]
+            if self.buffer:
+                arrays = [types.Array(types.uint8, 1, "C")]
             sig = types.UniTuple(types.int64, 2)(types.int64, types.int64, types.Array(types.boolean, 1, "C"),
                                                  *arrays, *self._params)
             dispatcher = guard_cache(njit(cache=True, _nrt=False)(self._py_kernel))
@@ -113,6 +119,12 @@ class StateChecker:
 
     def structure_problem(self, state, players: int) -> str | None:
         """What is wrong with the arrays of ``state`` (type, dtype, shape, layout), or None."""
+        buf = getattr(state, "_buf", None)
+        if self.buffer and not (isinstance(buf, np.ndarray) and buf.dtype == np.uint8 and buf.ndim == 1
+                                and buf.flags.c_contiguous):
+            return "this state holds no buffer (build states with a game's init, from_position or the state methods)"
+        if self.buffer and not buf.flags.writeable:
+            return "this state's buffer is read-only; states hold writeable arrays"
         batch = None
         for k, (name, dtype, _) in enumerate(self.fields):
             a = getattr(state, name, None)

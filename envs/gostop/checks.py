@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.kernels import kernel, mask_all, observe_all, step_checked_all
 from ..core.state_check import StateChecker
 from . import cards as C
-from .kernels import has_quad, month_count, popcount, score_of
+from .kernels import has_quad, mask_one, month_count, observe_one, popcount, score_of, step_one, unpack
 from .position import MAX_GO_SCORE
 from .scoring import GO_BUDGET
 from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
@@ -69,9 +70,10 @@ _MONTH = C.MONTH
 _Z, _U1 = np.uint64(0), np.uint64(1)
 
 
-def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, hands, layout, captured, stock, stock_top,
-           stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped,
-           winner, payout, reason, redeals, skipped):
+def _check(lo, hi, skip, st):
+    (to_move, done, rng_key, rng_counter, hands, layout, captured, stock, stock_top, stock_end,
+     ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped, winner,
+     payout, reason, redeals, skipped) = st
     B = done.shape[0]
     rows = (to_move.shape[0], B, rng_key.shape[0], rng_counter.shape[0], hands.shape[0], layout.shape[0],
             captured.shape[0], stock.shape[0], stock_top.shape[0], stock_end.shape[0], ppuk_owner.shape[0],
@@ -189,4 +191,52 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, hands, layout, cap
     return 0, -1
 
 
-CHECKER = StateChecker(FIELDS, _check, (), RULES)
+check_rules = kernel(inline=True)(_check)
+"""The rules of :func:`_check` for compiled callers, over the :func:`~.kernels.unpack` ``Arrays``
+(``check_rules(lo, hi, skip, s)``): the checked step's first pass."""
+
+
+def _check_buffer(lo, hi, skip, buf):
+    return check_rules(lo, hi, skip, unpack(buf))
+
+
+@kernel
+def step_checked(buf, actions, rewards, row, cfg):
+    """``Game.step`` with ``check=True`` in one dispatch: the state check (``(rule, 0, game)``
+    when a rule is broken), then the action check (``(0, kind, game)``, ``kind`` as
+    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``); nothing is
+    written unless every check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
+    ``row`` (A,) bool scratch; ``cfg`` is the step kernels' (unused)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, row[:0], s)
+    if rule != 0:
+        return rule, 0, i
+    if actions.shape[0] != s.done.shape[0]:
+        return 0, 4, -1
+    kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
+    return 0, kind, i
+
+
+@kernel
+def legal_mask_checked(buf, out, skip):
+    """``Game.legal_mask`` with ``check=True`` in one dispatch: the state check's ``(rule, game)``
+    (``skip`` as the check's), and ``out`` (B, A) filled only when every game passes."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s)
+    if rule == 0:
+        mask_all(mask_one, s, out)
+    return rule, i
+
+
+@kernel
+def observe_checked(buf, seats, out, skip):
+    """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
+    (``seats`` (B,) checked seats)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s)
+    if rule == 0:
+        observe_all(observe_one, s, seats, out)
+    return rule, i
+
+
+CHECKER = StateChecker(FIELDS, _check_buffer, (), RULES, buffer=True)

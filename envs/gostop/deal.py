@@ -9,8 +9,6 @@ dealing loops run compiled (:mod:`.kernels`); this module is their Python side.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from ..core import rng
@@ -22,14 +20,9 @@ PLAYABLE, REDEAL = K.PLAYABLE, K.REDEAL
 ATTEMPT_DRAWS = K.ATTEMPT_DRAWS
 """Draws per dealing attempt: one for a first player (ignored when the first player is
 kept, after a redeal or when fixed), 48 for the shuffle."""
-_FIELD_LAYOUT = [(name, a.dtype, a.shape[1:]) for name, a in vars(empty_state(1)).items()]
+_FIELD_LAYOUT = [(name, a.dtype, a.shape[1:]) for name, a in empty_state(1)._arrays().items()]
 """(name, dtype, shape without the batch axis) of every ``GoStopState`` field."""
 _LOG = 4  # skipped deals logged per game in one pass (more are rare; they take a second pass)
-
-
-fields = operator.attrgetter(*K.FIELDS)
-"""``fields(state)``: the state arrays the step and deal kernels take (:data:`.kernels.FIELDS`,
-in order), as a tuple."""
 
 
 def _buffers():
@@ -71,8 +64,7 @@ def _unwritten(key: np.ndarray, counter: np.ndarray) -> GoStopState:
 
 
 def _deal_random(state: GoStopState, rows: np.ndarray, first_player: int, log: np.ndarray) -> None:
-    K.deal_random(rows, first_player, state.rng_key, state.rng_counter, *fields(state),
-                  state.redeals, state.skipped, log, *_buffers())
+    K.deal_random(state._buf, rows, first_player, log, *_buffers())
 
 
 def random_deals(key, counter, first_player: int | None = None):
@@ -133,8 +125,7 @@ def given_deals(orders, first, key, counter) -> GoStopState:
     state = _unwritten(np.asarray(key, np.uint64), np.asarray(counter, np.uint64))
     orders = np.ascontiguousarray(orders, dtype=np.int64)
     first = np.ascontiguousarray(first, dtype=np.int64)
-    K.deal_given(orders, first, state.rng_key, state.rng_counter, *fields(state), state.redeals,
-                 state.skipped, *_buffers())
+    K.deal_given(state._buf, orders, first, *_buffers())
     return state
 
 

@@ -5,8 +5,8 @@ the ``GoStopState`` arrays (see :mod:`envs.gostop.state`) and writes them in pla
 are uint64 bitboards (:mod:`envs.gostop.cards`).  The pattern every game follows is described
 in :mod:`envs.core.kernels`; :class:`envs.gostop.rules.GoStop` is the Python API on top.
 
-Most kernels take the twenty arrays of a position, in the order of :data:`FIELDS`
-(``*fields``): the step and the deals write every one of them.
+The kernels take the state as its one buffer (:mod:`envs.core.state`) and read its arrays
+through :func:`unpack`; the scalar rules take the unpacked :class:`Arrays` ``s``.
 
 Draws: a dealing attempt takes 49 draws from the game's stream: the top bit of the first is
 the first player (ignored when it is kept or fixed), the ranks of the next 48 the shuffle.
@@ -15,9 +15,14 @@ The step draws nothing.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
-from ..core.kernels import draw_permutation, draw_u64, jit_disabled, kernel
+from ..core.kernels import (
+    block, dims, draw_permutation, draw_u64, jit_disabled, kernel, mask_all, observe_all, step_all, step_rows_all,
+)
+from ..core.state import HEADER
 from . import cards as C
 from . import observation as O
 from . import scoring as S
@@ -25,10 +30,44 @@ from .actions import CHOOSE_START, GO, STOP
 from .state import CHONGTONG, GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, STOCK_CHOICE, THREE_PPUK
 from .state import STOP as STOP_REASON
 
-FIELDS = ("to_move", "done", "hands", "layout", "captured", "stock", "stock_top", "stock_end",
-          "ppuk_owner", "go_count", "go_score", "ppuk_count", "score", "phase", "played",
-          "hand_pick", "flipped", "winner", "payout", "reason")
-"""The state arrays that the step and deal kernels take, in this order (``*fields``)."""
+Arrays = collections.namedtuple("Arrays", "to_move done key counter hands layout captured stock stock_top "
+                                "stock_end ppuk_owner go_count go_score ppuk_count score phase played hand_pick "
+                                "flipped winner payout reason redeals skipped")
+"""The arrays of a Go-Stop state inside a kernel (the ``GoStopState`` fields, in order)."""
+
+
+@kernel(inline=True)
+def unpack(buf):
+    """The :class:`Arrays` views of a ``GoStopState`` buffer (its layout: :mod:`envs.core.state`)."""
+    B, _ = dims(buf)
+    to_move, o = block(buf, HEADER, B, 1, np.int8)
+    done, o = block(buf, o, B, 1, np.bool_)
+    key, o = block(buf, o, B, 8, np.uint64)
+    counter, o = block(buf, o, B, 8, np.uint64)
+    hands, o = block(buf, o, 2 * B, 8, np.uint64)
+    layout, o = block(buf, o, B, 8, np.uint64)
+    captured, o = block(buf, o, 2 * B, 8, np.uint64)
+    stock, o = block(buf, o, 48 * B, 1, np.int8)
+    stock_top, o = block(buf, o, B, 1, np.int8)
+    stock_end, o = block(buf, o, B, 1, np.int8)
+    ppuk_owner, o = block(buf, o, 12 * B, 1, np.int8)
+    go_count, o = block(buf, o, 2 * B, 2, np.int16)
+    go_score, o = block(buf, o, 2 * B, 2, np.int16)
+    ppuk_count, o = block(buf, o, 2 * B, 1, np.int8)
+    score, o = block(buf, o, 2 * B, 2, np.int16)
+    phase, o = block(buf, o, B, 1, np.int8)
+    played, o = block(buf, o, B, 1, np.int8)
+    hand_pick, o = block(buf, o, B, 1, np.int8)
+    flipped, o = block(buf, o, B, 1, np.int8)
+    winner, o = block(buf, o, B, 1, np.int8)
+    payout, o = block(buf, o, B, 8, np.int64)
+    reason, o = block(buf, o, B, 1, np.int8)
+    redeals, o = block(buf, o, B, 2, np.int16)
+    skipped, o = block(buf, o, 2 * B, 2, np.int16)
+    return Arrays(to_move, done, key, counter, hands.reshape((B, 2)), layout, captured.reshape((B, 2)),
+                  stock.reshape((B, 48)), stock_top, stock_end, ppuk_owner.reshape((B, 12)), go_count.reshape((B, 2)),
+                  go_score.reshape((B, 2)), ppuk_count.reshape((B, 2)), score.reshape((B, 2)), phase, played,
+                  hand_pick, flipped, winner, payout, reason, redeals, skipped.reshape((B, 2)))
 
 PLAYABLE, REDEAL = -1, -2  # setup verdicts besides the chongtong seat (0 = P0, 1 = P1)
 ATTEMPT_DRAWS = 49
@@ -193,20 +232,20 @@ def classify(orders, out):
 
 # ---------------------------------------------------------------------- deals
 @kernel
-def _fill(i, order, first, outcome, to_move, done, hands, layout, captured, stock, stock_top,
-          stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick,
-          flipped, winner, payout, reason):
+def _fill(i, order, first, outcome, s):
     """Write the deal ``order`` (first player ``first``) into game ``i``; ``outcome`` is its
     :func:`classify_order` verdict (never ``REDEAL``): a chongtong deal is written finished."""
+    (to_move, done, _, _, hands, layout, captured, stock, stock_top, stock_end, ppuk_owner, go_count, go_score,
+     ppuk_count, score, phase, played, hand_pick, flipped, winner, payout, reason, _, _) = s
     hands[i, first] = _cards_of(order, 0, 10)
     hands[i, 1 - first] = _cards_of(order, 10, 20)
     layout[i] = _cards_of(order, 20, 28)
-    for s in range(2):
-        captured[i, s] = _Z
-        go_count[i, s] = 0
-        go_score[i, s] = 0
-        ppuk_count[i, s] = 0
-        score[i, s] = 0
+    for seat in range(2):
+        captured[i, seat] = _Z
+        go_count[i, seat] = 0
+        go_score[i, seat] = 0
+        ppuk_count[i, seat] = 0
+        score[i, seat] = 0
     for j in range(20):
         stock[i, j] = order[28 + j]
     for j in range(20, 48):
@@ -234,10 +273,7 @@ def _fill(i, order, first, outcome, to_move, done, hands, layout, captured, stoc
 
 
 @kernel
-def deal_random(rows, first_player, key, counter, to_move, done, hands, layout, captured, stock,
-                stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase,
-                played, hand_pick, flipped, winner, payout, reason, redeals, skipped, log,
-                scratch, order):
+def deal_random(buf, rows, first_player, log, scratch, order):
     """Deal fresh playable games into the games ``rows`` from their own streams (docs/rules/gostop.md §3).
 
     Per game, attempt after attempt (49 draws each): a first player (unless kept, or fixed by
@@ -246,6 +282,8 @@ def deal_random(rows, first_player, key, counter, to_move, done, hands, layout, 
     player.  ``log[j, k]`` gets the winner of the ``k``-th deal that ``rows[j]`` skipped (while
     ``k < log.shape[1]``).  ``scratch`` (48,) uint64 and ``order`` (48,) int64 are work buffers.
     """
+    s = unpack(buf)
+    key, counter, redeals, skipped = s.key, s.counter, s.redeals, s.skipped
     for j in range(rows.shape[0]):
         i = rows[j]
         redeals[i] = 0
@@ -272,22 +310,20 @@ def deal_random(rows, first_player, key, counter, to_move, done, hands, layout, 
                     log[j, n_skipped] = seat
                 n_skipped += 1
             else:
-                _fill(i, order, first, PLAYABLE, to_move, done, hands, layout, captured, stock,
-                      stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score,
-                      phase, played, hand_pick, flipped, winner, payout, reason)
+                _fill(i, order, first, PLAYABLE, s)
                 break
 
 
 @kernel
-def deal_given(orders, first, key, counter, to_move, done, hands, layout, captured, stock,
-               stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase,
-               played, hand_pick, flipped, winner, payout, reason, redeals, skipped, scratch, order):
+def deal_given(buf, orders, first, scratch, order):
     """Deal the (B, 48) ``orders`` with first players ``first`` into the games ``0..B-1``.
 
     A deal that needs a redeal is replaced by the game's next attempt (49 draws, the first
     player kept) until one is not; ``redeals`` counts them (``skipped`` is zeroed).  A
     chongtong deal is written finished.
     """
+    s = unpack(buf)
+    key, counter, redeals, skipped = s.key, s.counter, s.redeals, s.skipped
     for i in range(orders.shape[0]):
         redeals[i] = 0
         skipped[i, 0] = 0
@@ -297,9 +333,7 @@ def deal_given(orders, first, key, counter, to_move, done, hands, layout, captur
         while True:
             outcome = classify_order(order)
             if outcome != REDEAL:
-                _fill(i, order, first[i], outcome, to_move, done, hands, layout, captured, stock,
-                      stock_top, stock_end, ppuk_owner, go_count, go_score, ppuk_count, score,
-                      phase, played, hand_pick, flipped, winner, payout, reason)
+                _fill(i, order, first[i], outcome, s)
                 break
             redeals[i] += 1
             draw_permutation(key[i], counter[i] + _U1, scratch, order)
@@ -322,9 +356,10 @@ def legal_cards(ph, hand, layout, played, flipped):
 
 
 @kernel(inline=True)
-def mask_one(i, phase, to_move, hands, layout, played, flipped, row):
+def mask_one(i, s, row):
     """Fill ``row`` (98,) with the legal actions of game ``i``'s pending decision (all False
-    once over): the per-game body of :func:`legal_mask`."""
+    once over): the per-game body of :func:`legal_mask` (``s``: :func:`unpack`)."""
+    phase, to_move, hands, layout, played, flipped = s.phase, s.to_move, s.hands, s.layout, s.played, s.flipped
     row[:] = False
     ph = phase[i]
     if ph == GO_STOP:
@@ -338,10 +373,9 @@ def mask_one(i, phase, to_move, hands, layout, played, flipped, row):
 
 
 @kernel
-def legal_mask(phase, to_move, hands, layout, played, flipped, out):
+def legal_mask(buf, out):
     """Fill ``out`` (B, 98) with the legal actions of the pending decision (all False once over)."""
-    for i in range(out.shape[0]):
-        mask_one(i, phase, to_move, hands, layout, played, flipped, out[i])
+    mask_all(mask_one, unpack(buf), out)
 
 
 # ----------------------------------------------------------------------- step
@@ -350,15 +384,18 @@ _END_TURN, _STOP_NOW, _DECIDE, _THREE_PPUK = range(4)
 
 
 @kernel(inline=True)
-def _resolve(i, stock_pick, to_move, hands, layout, captured, ppuk_owner, go_count, go_score,
-             ppuk_count, score, played, hand_pick, flipped):
+def _resolve(i, stock_pick, st):
     """Apply the turn's captures, ppuk, bonuses and transfer (docs/rules/gostop.md §5.2-5.6) to game ``i``; returns
     what follows (docs/rules/gostop.md §8): ``_THREE_PPUK``, ``_STOP_NOW`` (eligible on the last turn), ``_DECIDE``
     (the Go/Stop decision) or ``_END_TURN`` (not eligible).
 
     The played card and the flipped one (none when the stock was empty) are off the layout;
-    ``stock_pick`` is the layout card chosen for the flipped card (-1 when none was chosen).
+    ``stock_pick`` is the layout card chosen for the flipped card (-1 when none was chosen);
+    ``st``: :func:`unpack`.
     """
+    to_move, hands, layout, captured, ppuk_owner = st.to_move, st.hands, st.layout, st.captured, st.ppuk_owner
+    go_count, go_score, ppuk_count, score = st.go_count, st.go_score, st.ppuk_count, st.score
+    played, hand_pick, flipped = st.played, st.hand_pick, st.flipped
     p = to_move[i]
     q = 1 - p
     h, s = played[i], flipped[i]
@@ -421,18 +458,18 @@ def _resolve(i, stock_pick, to_move, hands, layout, captured, ppuk_owner, go_cou
 
 
 @kernel(inline=True)
-def step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
-              ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped,
-              winner, payout, reason, rewards):
-    """Apply the legal action ``a`` to game ``i``; its rewards go to row ``r`` of ``rewards``
-    (written only when the deal ends; a finished game is left untouched).  The arguments after
-    ``r`` are the state arrays in the order of :data:`FIELDS`, then ``rewards``: the per-game
-    body of :func:`step_rows`, for compiled callers (a play-out) too.
+def step_one(i, a, r, st, rewards, cfg):
+    """Apply the legal action ``a`` to game ``i`` (``st``: :func:`unpack`); its rewards go to row
+    ``r`` of ``rewards`` (written only when the deal ends; a finished game is left untouched):
+    the per-game body of :func:`step` and :func:`step_rows`, for compiled callers (a play-out)
+    too.  ``cfg`` is unused (Go-Stop has one reward mode).
 
     PLAY (or a HAND_CHOICE) is followed by the flip of the top stock card, unless a choice is
     pending; the turn resolves once both cards are matched; then the mover decides Go/Stop,
     stops, or the turn ends (docs/rules/gostop.md §5.10).
     """
+    (to_move, done, _, _, hands, layout, captured, stock, stock_top, stock_end, ppuk_owner, go_count, go_score,
+     ppuk_count, score, phase, played, hand_pick, flipped, winner, payout, reason, _, _) = st
     ph = phase[i]
     p = to_move[i]
     if ph == GO_STOP:
@@ -467,8 +504,7 @@ def step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top, 
             if _MONTH[s] != _MONTH[played[i]] and popcount(layout[i] & _MONTH_MASK_OF[s]) == 2:
                 phase[i] = STOCK_CHOICE
                 return
-        nxt = _resolve(i, pick, to_move, hands, layout, captured, ppuk_owner, go_count, go_score,
-                       ppuk_count, score, played, hand_pick, flipped)
+        nxt = _resolve(i, pick, st)
         if nxt == _DECIDE:
             phase[i] = GO_STOP
             return
@@ -502,15 +538,16 @@ def step_one(i, a, r, to_move, done, hands, layout, captured, stock, stock_top, 
 
 
 @kernel
-def step_rows(rows, actions, to_move, done, hands, layout, captured, stock, stock_top, stock_end,
-              ppuk_owner, go_count, go_score, ppuk_count, score, phase, played, hand_pick, flipped,
-              winner, payout, reason, rewards):
+def step(buf, actions, rewards):
+    """Apply validated ``actions`` to every game; fill ``rewards`` (B, 2), zeroed."""
+    step_all(step_one, unpack(buf), actions, rewards, 0)
+
+
+@kernel
+def step_rows(buf, rows, actions, rewards):
     """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, 2),
-    zeroed.  ``Game.step`` passes every row in order."""
-    for j in range(rows.shape[0]):
-        step_one(rows[j], actions[j], j, to_move, done, hands, layout, captured, stock, stock_top,
-                  stock_end, ppuk_owner, go_count, go_score, ppuk_count, score, phase, played,
-                  hand_pick, flipped, winner, payout, reason, rewards)
+    zeroed."""
+    step_rows_all(step_one, unpack(buf), rows, actions, rewards, 0)
 
 
 # ---------------------------------------------------------------- observation
@@ -529,10 +566,11 @@ def _put_stat(row, at, t, value):
 
 
 @kernel(inline=True)
-def observe_one(i, seat, to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score, ppuk_count,
-                score, phase, played, hand_pick, flipped, stock_top, stock_end, row):
+def observe_one(i, seat, st, row):
     """Fill ``row`` (445,) with game ``i``'s observation from ``seat``'s point of view: the
-    per-game body of :func:`observe`."""
+    per-game body of :func:`observe` (``st``: :func:`unpack`)."""
+    (to_move, done, _, _, hands, layout, captured, _, stock_top, stock_end, ppuk_owner, go_count, go_score,
+     ppuk_count, score, phase, played, hand_pick, flipped, _, _, _, _, _) = st
     me = seat
     op = 1 - me
     L = layout[i]
@@ -589,10 +627,7 @@ def observe_one(i, seat, to_move, done, hands, layout, captured, ppuk_owner, go_
 
 
 @kernel
-def observe(seats, to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score,
-            ppuk_count, score, phase, played, hand_pick, flipped, stock_top, stock_end, out):
+def observe(buf, seats, out):
     """Fill ``out`` (B, 445) with every game's observation from ``seats[i]``'s point of view
     (layout in :mod:`envs.gostop.observation`)."""
-    for i in range(out.shape[0]):
-        observe_one(i, seats[i], to_move, done, hands, layout, captured, ppuk_owner, go_count, go_score,
-                    ppuk_count, score, phase, played, hand_pick, flipped, stock_top, stock_end, out[i])
+    observe_all(observe_one, unpack(buf), seats, out)

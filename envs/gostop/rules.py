@@ -30,6 +30,7 @@ import numpy as np
 
 from ..core import rng
 from ..core.game import Game
+from ..core.state_check import NO_SKIP
 from . import checks, determinize, kernels, observation, position, text, view
 from . import deal as D
 from .actions import ACTION_SLICES, NUM_ACTIONS
@@ -134,28 +135,36 @@ class GoStop(Game):
     # ---------------------------------------------------------------- masks
     def _legal_mask(self, state):
         mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
-        kernels.legal_mask(state.phase, state.to_move, state.hands, state.layout, state.played,
-                           state.flipped, mask)
+        kernels.legal_mask(state._buf, mask)
         return mask
 
     # ----------------------------------------------------------------- step
     def _apply(self, state, actions):
-        return self._apply_rows(state, np.arange(state.batch_size), actions)
+        rewards = np.zeros((state.batch_size, 2), dtype=np.float32)
+        kernels.step(state._buf, actions, rewards)
+        return rewards
 
     def _apply_rows(self, state, rows, actions):
         rewards = np.zeros((rows.shape[0], 2), dtype=np.float32)
-        kernels.step_rows(rows, actions, *D.fields(state), rewards)
+        kernels.step_rows(state._buf, rows, actions, rewards)
         return rewards
+
+    def _mask_checked(self, state, out):
+        return checks.legal_mask_checked(state._buf, out, NO_SKIP)
+
+    def _observe_checked(self, state, seats, out):
+        seats = state.to_move.astype(np.int64) if seats is None else seats
+        return checks.observe_checked(state._buf, seats, out, NO_SKIP)
+
+    def _step_checked(self, state, actions, rewards, row):
+        return checks.step_checked(state._buf, actions, rewards, row, 0)
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
         out = np.empty((state.batch_size, observation.OBS_SIZE), dtype=np.float32)
         if seats is None:
             seats = state.to_move.astype(np.int64)
-        kernels.observe(seats, state.to_move, state.done, state.hands, state.layout,
-                        state.captured, state.ppuk_owner, state.go_count, state.go_score,
-                        state.ppuk_count, state.score, state.phase, state.played, state.hand_pick,
-                        state.flipped, state.stock_top, state.stock_end, out)
+        kernels.observe(state._buf, seats, out)
         return out
 
     def _sample_states(self, observations, seeds):

@@ -13,7 +13,9 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
+from ..core.kernels import kernel, step_checked_all
 from ..core.state_check import StateChecker
+from .kernels import mask_one, mask_rows, observe_rows, step_one, unpack
 from .actions import SECOND_CARD_PRICE
 from .hands import HAND_RANKS, HAND_SCORES, NUM_HANDS, NUM_OUTCOMES, SATISFIED
 from .position import (
@@ -60,8 +62,9 @@ _RANK_BASES = RANK_BASES.astype(np.int64)
 _DUP_CAP, _RANK_CAP = _DUP.size - 1, _RANK_BONUS.size - 1
 
 
-def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, code, phase, free_rerolls, die_actions, round_,
-           tokens, cards, supply, piles, rank_cards, score, P, limited, copies):
+def _check(lo, hi, skip, st, P, limited, copies):
+    (to_move, done, rng_key, rng_counter, code, phase, free_rerolls, die_actions, round_, tokens, cards,
+     supply, piles, rank_cards, score) = st
     B = done.shape[0]
     for k, n in enumerate((to_move.shape[0], B, rng_key.shape[0], rng_counter.shape[0], code.shape[0],
                            phase.shape[0], free_rerolls.shape[0], die_actions.shape[0], round_.shape[0])):
@@ -163,4 +166,52 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, code, phase, free_
     return 0, -1
 
 
-CHECKER = StateChecker(FIELDS, _check, (types.int64, types.boolean, types.int64), RULES)
+check_rules = kernel(inline=True)(_check)
+"""The rules of :func:`_check` for compiled callers, over the :func:`~.kernels.unpack` ``Arrays``
+(``check_rules(lo, hi, skip, s, P, limited, copies)``): the checked step's first pass."""
+
+
+def _check_buffer(lo, hi, skip, buf, P, limited, copies):
+    return check_rules(lo, hi, skip, unpack(buf), P, limited, copies)
+
+
+@kernel
+def step_checked(buf, actions, rewards, row, cfg, P, limited, copies):
+    """``Game.step`` with ``check=True`` in one dispatch: the state check (``(rule, 0, game)``
+    when a rule is broken), then the action check (``(0, kind, game)``, ``kind`` as
+    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``); nothing is
+    written unless every check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
+    ``row`` (A,) bool scratch; ``cfg`` is the step kernels' (``(score_rewards, limited)``)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, row[:0], s, P, limited, copies)
+    if rule != 0:
+        return rule, 0, i
+    if actions.shape[0] != s.done.shape[0]:
+        return 0, 4, -1
+    kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
+    return 0, kind, i
+
+
+@kernel
+def legal_mask_checked(buf, out, skip, P, limited, copies):
+    """``Game.legal_mask`` with ``check=True`` in one dispatch: the state check's ``(rule, game)``
+    (``skip`` as the check's), and ``out`` (B, A) filled only when every game passes."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P, limited, copies)
+    if rule == 0:
+        mask_rows(s, out)
+    return rule, i
+
+
+@kernel
+def observe_checked(buf, seats, reach, out, skip, P, limited, copies):
+    """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
+    (``reach`` is ``turn_dp.reach_table()``; ``seats`` (B,) checked seats)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P, limited, copies)
+    if rule == 0:
+        observe_rows(s, seats, reach, out)
+    return rule, i
+
+
+CHECKER = StateChecker(FIELDS, _check_buffer, (types.int64, types.boolean, types.int64), RULES, buffer=True)

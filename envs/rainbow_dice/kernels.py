@@ -16,9 +16,12 @@ value of the same die in that throw.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
-from ..core.kernels import draw_int, kernel
+from ..core.kernels import block, dims, draw_int, kernel, step_all, step_rows_all
+from ..core.state import HEADER
 from .actions import (
     BUY_START, DECLINE, DOWN_START, SECOND_CARD_PRICE, SECOND_START, STOP, TAKE, TOKEN_REROLL_START, UP_START,
 )
@@ -79,6 +82,34 @@ _BYTE_FLAGS = _BYTE_BOOLS.astype(np.float32)
 _BLOCK = 64
 """Games per block of ``legal_mask`` and ``observe``: their table entries are read together first."""
 
+Arrays = collections.namedtuple("Arrays", "to_move done key counter code phase free_rerolls die_actions round_ "
+                                "tokens cards supply piles rank_cards score")
+"""The arrays of a Rainbow Dice state inside a kernel (the ``RainbowState`` fields, in order)."""
+
+
+@kernel(inline=True)
+def unpack(buf):
+    """The :class:`Arrays` views of a ``RainbowState`` buffer (its layout: :mod:`envs.core.state`)."""
+    B, P = dims(buf)
+    to_move, o = block(buf, HEADER, B, 1, np.int8)
+    done, o = block(buf, o, B, 1, np.bool_)
+    key, o = block(buf, o, B, 8, np.uint64)
+    counter, o = block(buf, o, B, 8, np.uint64)
+    code, o = block(buf, o, B, 8, np.int64)
+    phase, o = block(buf, o, B, 1, np.int8)
+    free_rerolls, o = block(buf, o, B, 1, np.int8)
+    die_actions, o = block(buf, o, B, 1, np.int8)
+    round_, o = block(buf, o, B, 1, np.int8)
+    tokens, o = block(buf, o, B * P, 4, np.int32)
+    cards, o = block(buf, o, B * P * NUM_HANDS, 2, np.int16)
+    supply, o = block(buf, o, B * NUM_HANDS, 2, np.int16)
+    piles, o = block(buf, o, B, 8, np.uint64)
+    rank_cards, o = block(buf, o, B * P * NUM_RANKS, 4, np.int32)
+    score, o = block(buf, o, B * P, 4, np.int32)
+    return Arrays(to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_,
+                  tokens.reshape((B, P)), cards.reshape((B, P, NUM_HANDS)), supply.reshape((B, NUM_HANDS)), piles,
+                  rank_cards.reshape((B, P, NUM_RANKS)), score.reshape((B, P)))
+
 
 # ------------------------------------------------------------------ new games
 @kernel
@@ -101,13 +132,21 @@ def _hand_bits(row, start, bits, table):
 
 
 @kernel
-def legal_mask(to_move, phase, die_actions, tokens, code, piles, out):
+def legal_mask(buf, out):
     """Fill ``out`` (B, 145) with the legal actions of the seat to move (all False once over).
 
     Games go in blocks whose satisfied-hands entries (random reads in a 373 KiB table) are
-    read first, in a loop of their own, so that their cache misses overlap.  Returns a
-    value of those reads (nothing to use; it keeps them).
+    read first, in a loop of their own, so that their cache misses overlap (hence a loop of
+    its own, not :func:`envs.core.kernels.mask_all`).  Returns a value of those reads
+    (nothing to use; it keeps them).
     """
+    return mask_rows(unpack(buf), out)
+
+
+@kernel(inline=True)
+def mask_rows(s, out):
+    """The body of :func:`legal_mask` over the unpacked ``s`` (also the checked mask's)."""
+    code = s.code
     B = out.shape[0]
     touched = _ZERO
     for start in range(0, B, _BLOCK):
@@ -115,13 +154,15 @@ def legal_mask(to_move, phase, die_actions, tokens, code, piles, out):
         for i in range(start, stop):
             touched ^= _SAT_BITS[code[i]]
         for i in range(start, stop):
-            mask_one(i, to_move, phase, die_actions, tokens, code, piles, out[i])
+            mask_one(i, s, out[i])
     return touched
 
 
 @kernel(inline=True)
-def mask_one(i, to_move, phase, die_actions, tokens, code, piles, row):
-    """Write game ``i``'s legal actions into ``row`` (145,): the per-game body of :func:`legal_mask`."""
+def mask_one(i, s, row):
+    """Write game ``i``'s legal actions into ``row`` (145,): the per-game body of :func:`legal_mask`
+    (``s``: :func:`unpack`)."""
+    to_move, phase, die_actions, tokens, code, piles = s.to_move, s.phase, s.die_actions, s.tokens, s.code, s.piles
     for a in range(NUM_ACTIONS):
         row[a] = False
     ph = phase[i]
@@ -204,10 +245,13 @@ def _buy(i, seat, h, cards, rank_cards, supply, piles, limited):
 
 
 @kernel(inline=True)
-def step_one(i, a, r, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens,
-              cards, supply, piles, rank_cards, score, rewards, score_rewards, limited):
-    """Apply action ``a`` to game ``i`` (not over, ``a`` legal); its rewards go to row ``r`` of
-    ``rewards``: the per-game body of :func:`step` and :func:`step_rows`, for compiled callers too."""
+def step_one(i, a, r, s, rewards, cfg):
+    """Apply action ``a`` to game ``i`` (not over, ``a`` legal; ``s``: :func:`unpack`); its
+    rewards go to row ``r`` of ``rewards``: the per-game body of :func:`step` and
+    :func:`step_rows`, for compiled callers too.  ``cfg`` is ``(score_rewards, limited)``."""
+    score_rewards, limited = cfg
+    (to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens, cards, supply, piles,
+     rank_cards, score) = s
     P = tokens.shape[1]
     seat = np.int64(to_move[i])
     fresh = draw_int(key[i], counter[i], NUM_OUTCOMES)  # every step draws one throw
@@ -288,27 +332,21 @@ def step_one(i, a, r, to_move, done, key, counter, code, phase, free_rerolls, di
 
 
 @kernel
-def step(actions, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens, cards,
-         supply, piles, rank_cards, score, rewards, score_rewards, limited):
+def step(buf, actions, rewards, cfg):
     """Apply validated ``actions`` to every game (none over); fill ``rewards`` (B, P), zeroed.
 
-    ``score_rewards``: the mover is paid the change of its final score (docs/rules/rainbow_dice.md §7;
-    ``reward="score"``);
-    otherwise a finished game pays the win/loss rewards.  ``limited``: the supply is
-    finite (``copies_per_hand`` not None) and is decremented by every card taken.
+    ``cfg`` is ``(score_rewards, limited)``.  ``score_rewards``: the mover is paid the change
+    of its final score (docs/rules/rainbow_dice.md §7; ``reward="score"``); otherwise a
+    finished game pays the win/loss rewards.  ``limited``: the supply is finite
+    (``copies_per_hand`` not None) and is decremented by every card taken.
     """
-    for i in range(actions.shape[0]):
-        step_one(i, actions[i], i, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_,
-                  tokens, cards, supply, piles, rank_cards, score, rewards, score_rewards, limited)
+    step_all(step_one, unpack(buf), actions, rewards, cfg)
 
 
 @kernel
-def step_rows(rows, actions, to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens,
-              cards, supply, piles, rank_cards, score, rewards, score_rewards, limited):
+def step_rows(buf, rows, actions, rewards, cfg):
     """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, P)."""
-    for j in range(rows.shape[0]):
-        step_one(rows[j], actions[j], j, to_move, done, key, counter, code, phase, free_rerolls, die_actions,
-                  round_, tokens, cards, supply, piles, rank_cards, score, rewards, score_rewards, limited)
+    step_rows_all(step_one, unpack(buf), rows, actions, rewards, cfg)
 
 
 # ---------------------------------------------------------------- observation
@@ -340,14 +378,15 @@ def _reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats):
 
 
 @kernel(inline=True)
-def observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
-                 seats, reach, row):
+def observe_one(i, s, seats, reach, row):
     """Write game ``i``'s observation from ``seats[i]``'s point of view into ``row`` (335,): the
-    per-game body of :func:`observe` (``reach`` is ``turn_dp.reach_table()``).
+    per-game body of :func:`observe` (``s``: :func:`unpack`; ``reach`` is ``turn_dp.reach_table()``).
 
     The row is zeroed, then its non-zero entries are written (a select of 0 or 1 per entry
     is several times slower).
     """
+    code, phase, free_rerolls, die_actions, round_ = s.code, s.phase, s.free_rerolls, s.die_actions, s.round_
+    supply, tokens, score, cards, rank_cards = s.supply, s.tokens, s.score, s.cards, s.rank_cards
     P = tokens.shape[1]
     for k in range(row.shape[0]):
         row[k] = 0.0
@@ -383,15 +422,22 @@ def observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, token
 
 
 @kernel
-def observe(code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards, seats,
-            reach, out):
+def observe(buf, seats, reach, out):
     """Fill ``out`` (B, 335) with every game's observation from ``seats[i]``'s point of view
     (layout in :mod:`envs.rainbow_dice.observation`); ``reach`` is ``turn_dp.reach_table()``.
 
     Games go in blocks: the block's reach rows (random reads in a 16 MiB table) are read once
-    in a loop of their own, so that their cache misses overlap, then its rows are written.
-    Returns a byte of the reach rows read (nothing to use; it keeps the first reads).
+    in a loop of their own, so that their cache misses overlap, then its rows are written
+    (hence a loop of its own, not :func:`envs.core.kernels.observe_all`).  Returns a byte of
+    the reach rows read (nothing to use; it keeps the first reads).
     """
+    return observe_rows(unpack(buf), seats, reach, out)
+
+
+@kernel(inline=True)
+def observe_rows(s, seats, reach, out):
+    """The body of :func:`observe` over the unpacked ``s`` (also the checked observation's)."""
+    code, phase, free_rerolls, die_actions, tokens = s.code, s.phase, s.free_rerolls, s.die_actions, s.tokens
     B = out.shape[0]
     touched = np.uint8(0)
     for start in range(0, B, _BLOCK):
@@ -399,6 +445,5 @@ def observe(code, phase, free_rerolls, die_actions, round_, supply, tokens, scor
         for i in range(start, stop):
             touched ^= reach[_reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats), 0]
         for i in range(start, stop):
-            observe_one(i, code, phase, free_rerolls, die_actions, round_, supply, tokens, score, cards, rank_cards,
-                         seats, reach, out[i])
+            observe_one(i, s, seats, reach, out[i])
     return touched

@@ -35,6 +35,7 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
+from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from ..core.validate import require_int
 from . import checks, kernels, observation, position, view
@@ -77,6 +78,8 @@ class RainbowState(BatchState):
     rank_cards: np.ndarray
     score: np.ndarray
 
+    FIELDS = checks.FIELDS  # the buffer header's seat count P: the trailing axis "P" of tokens
+
     @property
     def dice(self) -> np.ndarray:
         """(B, 6) int8 dice in rainbow order (decoded from ``code``; ``ValueError`` for a code out of range)."""
@@ -115,6 +118,7 @@ class RainbowDice(Game):
         self.copies_per_hand = copies_per_hand
         self.start_tokens = require_int(start_tokens, "start_tokens", 0, position.MAX_TOKENS)
         self._limited = copies_per_hand is not None
+        self._step_cfg = (self.reward == "score", self._limited)  # the step kernels' ``cfg``
 
     def identity_options(self):
         return (("num_players", self.num_players), ("copies_per_hand", self.copies_per_hand),
@@ -132,7 +136,7 @@ class RainbowDice(Game):
 
     def fresh_state(self, key, counter, code) -> RainbowState:
         """The state at the start of a game whose first throw is ``code`` (the streams ``key`` and
-        ``counter`` already past that throw; the arrays are kept, not copied)."""
+        ``counter`` already past that throw; copied into the new state's buffer)."""
         B, P = key.shape[0], self.num_players
         supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
         return self._made(RainbowState(
@@ -156,31 +160,34 @@ class RainbowDice(Game):
     # ------------------------------------------------------ masks and steps
     def _legal_mask(self, state):
         mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
-        kernels.legal_mask(state.to_move, state.phase, state.die_actions, state.tokens, state.code, state.piles,
-                           mask)
+        kernels.legal_mask(state._buf, mask)
         return mask
 
     def _apply(self, state, actions):
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
-        kernels.step(actions, state.to_move, state.done, state.rng_key, state.rng_counter, state.code, state.phase,
-                     state.free_rerolls, state.die_actions, state.round, state.tokens, state.cards, state.supply,
-                     state.piles, state.rank_cards, state.score, rewards, self.reward == "score", self._limited)
+        kernels.step(state._buf, actions, rewards, self._step_cfg)
         return rewards
 
     def _apply_rows(self, state, rows, actions):
         rewards = np.zeros((rows.shape[0], self.num_players), dtype=np.float32)
-        kernels.step_rows(rows, actions, state.to_move, state.done, state.rng_key, state.rng_counter, state.code,
-                          state.phase, state.free_rerolls, state.die_actions, state.round, state.tokens,
-                          state.cards, state.supply, state.piles, state.rank_cards, state.score, rewards,
-                          self.reward == "score", self._limited)
+        kernels.step_rows(state._buf, rows, actions, rewards, self._step_cfg)
         return rewards
+
+    def _mask_checked(self, state, out):
+        return checks.legal_mask_checked(state._buf, out, NO_SKIP, *self._check_params())
+
+    def _observe_checked(self, state, seats, out):
+        seats = state.to_move if seats is None else seats
+        return checks.observe_checked(state._buf, seats, reach_table(), out, NO_SKIP, *self._check_params())
+
+    def _step_checked(self, state, actions, rewards, row):
+        return checks.step_checked(state._buf, actions, rewards, row, self._step_cfg, *self._check_params())
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
         out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
         seats = state.to_move if seats is None else seats
-        kernels.observe(state.code, state.phase, state.free_rerolls, state.die_actions, state.round, state.supply,
-                        state.tokens, state.score, state.cards, state.rank_cards, seats, reach_table(), out)
+        kernels.observe(state._buf, seats, reach_table(), out)
         return out
 
     def observation_position(self, obs_row):

@@ -10,7 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
+from ..core.kernels import kernel, mask_all, observe_all, step_checked_all
 from ..core.state_check import StateChecker
+from .kernels import mask_one, observe_one, step_one, unpack
 from .scoring import ACHIEVABLE, MULTISETS, NUM_CATEGORIES
 
 FIELDS = (
@@ -37,7 +39,8 @@ for _c, _values in enumerate(ACHIEVABLE):
 _NUM_DICE_SETS = len(MULTISETS)
 
 
-def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, dice, rolls_left, round_, sheets, P):
+def _check(lo, hi, skip, st, P):
+    (to_move, done, rng_key, rng_counter, dice, rolls_left, round_, sheets) = st
     B = done.shape[0]
     if to_move.shape[0] != B:
         return -1, -1
@@ -88,4 +91,52 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, dice, rolls_left, 
     return 0, -1
 
 
-CHECKER = StateChecker(FIELDS, _check, (types.int64,), RULES)
+check_rules = kernel(inline=True)(_check)
+"""The rules of :func:`_check` for compiled callers, over the :func:`~.kernels.unpack` ``Arrays``
+(``check_rules(lo, hi, skip, s, P)``): the checked step's first pass."""
+
+
+def _check_buffer(lo, hi, skip, buf, P):
+    return check_rules(lo, hi, skip, unpack(buf), P)
+
+
+@kernel
+def step_checked(buf, actions, rewards, row, cfg, P):
+    """``Game.step`` with ``check=True`` in one dispatch: the state check (``(rule, 0, game)``
+    when a rule is broken), then the action check (``(0, kind, game)``, ``kind`` as
+    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``); nothing is
+    written unless every check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
+    ``row`` (A,) bool scratch; ``cfg`` is the step kernels' (``score_rewards``)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, row[:0], s, P)
+    if rule != 0:
+        return rule, 0, i
+    if actions.shape[0] != s.done.shape[0]:
+        return 0, 4, -1
+    kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
+    return 0, kind, i
+
+
+@kernel
+def legal_mask_checked(buf, out, skip, P):
+    """``Game.legal_mask`` with ``check=True`` in one dispatch: the state check's ``(rule, game)``
+    (``skip`` as the check's), and ``out`` (B, A) filled only when every game passes."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P)
+    if rule == 0:
+        mask_all(mask_one, s, out)
+    return rule, i
+
+
+@kernel
+def observe_checked(buf, seats, out, skip, P):
+    """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
+    (``seats`` (B,) checked seats)."""
+    s = unpack(buf)
+    rule, i = check_rules(0, -1, skip, s, P)
+    if rule == 0:
+        observe_all(observe_one, s, seats, out)
+    return rule, i
+
+
+CHECKER = StateChecker(FIELDS, _check_buffer, (types.int64,), RULES, buffer=True)

@@ -13,9 +13,12 @@ rerolls.
 
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
-from ..core.kernels import draw_int, kernel
+from ..core.kernels import block, dims, draw_int, kernel, mask_all, observe_all, step_all, step_rows_all
+from ..core.state import HEADER
 from .dice import FULL_REROLL, KEEP_OF, NUM_REROLL_IDS, ROLL_MOD, ROLL_OFFSET, ROLL_RESULT
 from .observation import CELL_TABLE, HEAD_TABLE, MAX_SEATS, SEAT_BLOCK, TOTAL_TABLE
 from .scoring import MULTISETS, NUM_CATEGORIES, NUM_DICE, SCORE_TABLE, dice_code
@@ -37,6 +40,24 @@ _FULL_ROLL_MOD = np.int64(ROLL_MOD[FULL_REROLL])
 _FULL_ROLL_OFFSET = np.int64(ROLL_OFFSET[FULL_REROLL])
 _FROUND = np.float32(1 / 11)
 
+Arrays = collections.namedtuple("Arrays", "to_move done key counter dice rolls_left round_ sheets")
+"""The arrays of a Yacht state inside a kernel (the ``YachtState`` fields, in order)."""
+
+
+@kernel(inline=True)
+def unpack(buf):
+    """The :class:`Arrays` views of a ``YachtState`` buffer (its layout: :mod:`envs.core.state`)."""
+    B, P = dims(buf)
+    to_move, o = block(buf, HEADER, B, 1, np.int8)
+    done, o = block(buf, o, B, 1, np.bool_)
+    key, o = block(buf, o, B, 8, np.uint64)
+    counter, o = block(buf, o, B, 8, np.uint64)
+    dice, o = block(buf, o, B, 2, np.int16)
+    rolls_left, o = block(buf, o, B, 1, np.int8)
+    round_, o = block(buf, o, B, 1, np.int8)
+    sheets, o = block(buf, o, B * P * NUM_CATEGORIES, 2, np.int16)
+    return Arrays(to_move, done, key, counter, dice, rolls_left, round_, sheets.reshape((B, P, NUM_CATEGORIES)))
+
 
 @kernel(inline=True)
 def reroll(dice, reroll_id, code):
@@ -57,9 +78,10 @@ def new_games(key, counter, dice):
 
 # ---------------------------------------------------------------------- masks
 @kernel(inline=True)
-def mask_one(i, to_move, done, rolls_left, sheets, row):
+def mask_one(i, s, row):
     """Fill ``row`` (44,) with game ``i``'s legal actions (all False when done): the per-game
-    body of :func:`legal_mask`."""
+    body of :func:`legal_mask` (``s``: :func:`unpack`)."""
+    to_move, done, rolls_left, sheets = s.to_move, s.done, s.rolls_left, s.sheets
     if done[i]:
         row[:] = False
         return
@@ -73,10 +95,9 @@ def mask_one(i, to_move, done, rolls_left, sheets, row):
 
 
 @kernel
-def legal_mask(to_move, done, rolls_left, sheets, out):
+def legal_mask(buf, out):
     """Fill ``out`` (B, 44) with the legal actions of the seat to move (all False when done)."""
-    for i in range(out.shape[0]):
-        mask_one(i, to_move, done, rolls_left, sheets, out[i])
+    mask_all(mask_one, unpack(buf), out)
 
 
 # ----------------------------------------------------------------------- step
@@ -129,9 +150,11 @@ def _pass_turn(i, seat, to_move, round_, sheets):
 
 
 @kernel(inline=True)
-def step_one(i, a, r, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards):
-    """Apply action ``a`` to game ``i`` (not done, ``a`` legal); its rewards go to row ``r`` of
-    ``rewards``: the per-game body of :func:`step` and :func:`step_rows`, for compiled callers too."""
+def step_one(i, a, r, s, rewards, score_rewards):
+    """Apply action ``a`` to game ``i`` (not done, ``a`` legal; ``s``: :func:`unpack`); its
+    rewards go to row ``r`` of ``rewards``: the per-game body of :func:`step` and
+    :func:`step_rows`, for compiled callers too."""
+    to_move, done, key, counter, dice, rolls_left, round_, sheets = s
     finished = False
     if a >= SCORE_START:
         seat = to_move[i]
@@ -157,31 +180,27 @@ def step_one(i, a, r, to_move, done, key, counter, dice, rolls_left, round_, she
 
 
 @kernel
-def step(actions, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards, score_rewards):
+def step(buf, actions, rewards, score_rewards):
     """Apply validated ``actions`` to every game (none done); fill ``rewards`` (B, P), zeroed.
 
     ``score_rewards``: the mover is paid the points it writes (``reward="score"``);
     otherwise a finished game pays the win/loss rewards.
     """
-    for i in range(actions.shape[0]):
-        step_one(i, actions[i], i, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards,
-                  score_rewards)
+    step_all(step_one, unpack(buf), actions, rewards, score_rewards)
 
 
 @kernel
-def step_rows(rows, actions, to_move, done, key, counter, dice, rolls_left, round_, sheets, rewards,
-              score_rewards):
+def step_rows(buf, rows, actions, rewards, score_rewards):
     """Apply validated ``actions[j]`` to game ``rows[j]``; its rewards go to ``rewards[j]`` (n, P)."""
-    for j in range(rows.shape[0]):
-        step_one(rows[j], actions[j], j, to_move, done, key, counter, dice, rolls_left, round_, sheets,
-                  rewards, score_rewards)
+    step_rows_all(step_one, unpack(buf), rows, actions, rewards, score_rewards)
 
 
 # ---------------------------------------------------------------- observation
 @kernel(inline=True)
-def observe_one(i, seat, dice, rolls_left, round_, sheets, row):
+def observe_one(i, seat, s, row):
     """Fill ``row`` (156,) with game ``i``'s observation from ``seat``'s point of view: the
-    per-game body of :func:`observe`."""
+    per-game body of :func:`observe` (``s``: :func:`unpack`)."""
+    dice, rolls_left, round_, sheets = s.dice, s.rolls_left, s.round_, s.sheets
     P = sheets.shape[1]
     k0 = dice[i] * 3 + rolls_left[i]
     for k in range(HEAD_SIZE):
@@ -204,8 +223,7 @@ def observe_one(i, seat, dice, rolls_left, round_, sheets, row):
 
 
 @kernel
-def observe(dice, rolls_left, round_, sheets, seats, out):
+def observe(buf, seats, out):
     """Fill ``out`` (B, 156) with every game's observation from ``seats[i]``'s point of view
     (layout in :mod:`envs.yacht.observation`)."""
-    for i in range(out.shape[0]):
-        observe_one(i, seats[i], dice, rolls_left, round_, sheets, out[i])
+    observe_all(observe_one, unpack(buf), seats, out)

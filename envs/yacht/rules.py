@@ -29,6 +29,7 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
+from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from . import checks, kernels, observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
@@ -61,6 +62,8 @@ class YachtState(BatchState):
     rolls_left: np.ndarray
     round: np.ndarray
     sheets: np.ndarray
+
+    FIELDS = checks.FIELDS  # the buffer header's seat count P: the trailing axis "P" of sheets
 
 
 class Yacht(Game):
@@ -99,27 +102,34 @@ class Yacht(Game):
     # ------------------------------------------------------ masks and steps
     def _legal_mask(self, state):
         mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
-        kernels.legal_mask(state.to_move, state.done, state.rolls_left, state.sheets, mask)
+        kernels.legal_mask(state._buf, mask)
         return mask
 
     def _apply(self, state, actions):
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
-        kernels.step(actions, state.to_move, state.done, state.rng_key, state.rng_counter, state.dice,
-                     state.rolls_left, state.round, state.sheets, rewards, self.reward == "score")
+        kernels.step(state._buf, actions, rewards, self.reward == "score")
         return rewards
 
     def _apply_rows(self, state, rows, actions):
         rewards = np.zeros((rows.shape[0], self.num_players), dtype=np.float32)
-        kernels.step_rows(rows, actions, state.to_move, state.done, state.rng_key, state.rng_counter,
-                          state.dice, state.rolls_left, state.round, state.sheets, rewards,
-                          self.reward == "score")
+        kernels.step_rows(state._buf, rows, actions, rewards, self.reward == "score")
         return rewards
+
+    def _mask_checked(self, state, out):
+        return checks.legal_mask_checked(state._buf, out, NO_SKIP, self.num_players)
+
+    def _observe_checked(self, state, seats, out):
+        seats = state.to_move if seats is None else seats
+        return checks.observe_checked(state._buf, seats, out, NO_SKIP, self.num_players)
+
+    def _step_checked(self, state, actions, rewards, row):
+        return checks.step_checked(state._buf, actions, rewards, row, self.reward == "score", self.num_players)
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
         out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
         seats = state.to_move if seats is None else seats
-        kernels.observe(state.dice, state.rolls_left, state.round, state.sheets, seats, out)
+        kernels.observe(state._buf, seats, out)
         return out
 
     def observation_position(self, obs_row):
