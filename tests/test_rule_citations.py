@@ -10,6 +10,7 @@ number) all fail here.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -69,15 +70,23 @@ def problems(text: str, rel: str, numbered: dict[str, set[str]]) -> list[str]:
     return out
 
 
+def _skipped_dir(d: Path) -> bool:
+    """A folder that holds no project files: hidden (``.git``, ``.venv``, ``.venv-rllib``), a
+    virtual environment by any name, caches, build output, vendored packages."""
+    return (d.name.startswith(".") or d.name in SKIP_DIRS or d.name.endswith(".egg-info")
+            or (d / "pyvenv.cfg").is_file())
+
+
 def shipped_files(root: Path):
     """Repo-relative paths and texts of the code, tests, docs and notebooks under ``root``."""
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if any(part in SKIP_DIRS or part.endswith(".egg-info") for part in rel.parts[:-1]):
-            continue
-        if p.suffix in SUFFIXES and p.is_file():
+    for here, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not _skipped_dir(Path(here) / d))
+        for name in sorted(files):
+            p = Path(here) / name
+            if p.suffix not in SUFFIXES:
+                continue
             try:
-                yield rel.as_posix(), p.read_text(encoding="utf-8")
+                yield p.relative_to(root).as_posix(), p.read_text(encoding="utf-8")
             except UnicodeDecodeError:
                 continue
 
