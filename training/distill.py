@@ -27,10 +27,8 @@ path, shippable with ``madang ship``).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +44,9 @@ from envs.yacht.dice import KEEP_OF
 from envs.yacht.observation import decode_own
 from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import MULTISET_INDEX, dice_code
+
+from . import dagger
+from .dagger import load_policy_model
 
 OPTIMUM = 169.7739
 
@@ -143,8 +144,10 @@ def soft_targets(q: np.ndarray, mask: np.ndarray, same: np.ndarray, temperature:
     return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
 
 
-class Distiller:
+class Distiller(dagger.DaggerRun):
     """One distillation run: the student, its optimiser, the round counter and the buffer."""
+
+    config_cls = DistillConfig
 
     def __init__(self, config: DistillConfig, start_from_init: bool = True):
         self.config = config
@@ -249,74 +252,17 @@ class Distiller:
         """A greedy bot playing the current student (shares its weights)."""
         return PolicyBot(self.model, name, "yacht", greedy=True)
 
-    # -------------------------------------------------------------- checkpoints
-    def save(self, path: Path) -> None:
-        """Write a resumable checkpoint (tensors and plain values only)."""
-        tmp = path.with_suffix(".tmp")
-        torch.save({"config": json.dumps(self.config.to_dict()), "model": self.model.state_dict(),
-                    "optimizer": self.optimizer.state_dict(), "round": self.round, "trained": self.trained}, tmp)
-        tmp.replace(path)
-
-    @classmethod
-    def load(cls, path: Path, **overrides) -> "Distiller":
-        """Resume a checkpoint; ``overrides`` change config fields (e.g. ``learning_rate``)."""
-        try:
-            ckpt = torch.load(path, map_location="cpu", weights_only=True)
-        except Exception as e:  # missing, truncated, or not a checkpoint (torch raises many types)
-            raise ValueError(f"{path}: no readable distillation checkpoint ({type(e).__name__})") from None
-        if not isinstance(ckpt, dict) or not {"config", "model", "optimizer", "round", "trained"} <= set(ckpt):
-            raise ValueError(f"{path}: not a distillation checkpoint")
-        config = DistillConfig.from_dict({**json.loads(ckpt["config"]), **overrides})
-        d = cls(config, start_from_init=False)  # the checkpoint's weights replace the initial ones
-        d.model.load_state_dict(ckpt["model"])
-        d.optimizer.load_state_dict(ckpt["optimizer"])
-        for g in d.optimizer.param_groups:
-            g["lr"] = config.learning_rate
-        d.round, d.trained = int(ckpt["round"]), int(ckpt["trained"])
-        return d
-
-
-def load_policy_model(name: str, hidden) -> ActorCritic:
-    """The network of a shipped policy name or of policy files, checked to have ``hidden`` widths."""
-    import agents
-
-    bot = agents.load(name)
-    if tuple(bot.model.hidden) != tuple(hidden):
-        raise ValueError(f"--init {name} has hidden widths {bot.model.hidden}, the run wants {tuple(hidden)}")
-    return bot.model
+    def write_policy(self, stem: Path, stats: dict) -> None:
+        """Write the student as policy files at ``stem`` (``.pt`` / ``.json``)."""
+        save_policy(self.model, stem, "yacht", training_config={"distill": self.config.to_dict()},
+                    global_step=self.trained, evaluation=stats,
+                    description=f"{'x'.join(map(str, self.config.hidden))} MLP distilled from yacht-solver "
+                                f"(python -m training.distill, {self.trained:,} decisions)")
 
 
 def run(run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print) -> None:
     """Distil for ``minutes`` (wall clock) in ``run_dir``, resuming its checkpoint when asked."""
-    run_dir.mkdir(parents=True, exist_ok=True)
-    ckpt = run_dir / "checkpoint.pt"
-    if resume:
-        d = Distiller.load(ckpt, **overrides)
-        if log:
-            log(f"resumed {ckpt} at round {d.round}")
-    else:
-        if ckpt.exists():
-            raise ValueError(f"{ckpt} exists: pass --resume or choose another --run-dir")
-        d = Distiller(DistillConfig.from_dict(overrides))
-    (run_dir / "config.json").write_text(json.dumps(d.config.to_dict(), indent=2) + "\n")
-    start = time.time()
-    while time.time() - start < minutes * 60:
-        t0 = time.time()
-        stats = {"round": d.round, **d.collect(), **d.fit()}
-        d.round += 1
-        stats["trained"] = d.trained
-        if d.config.eval_every and d.round % d.config.eval_every == 0:
-            stats.update(d.evaluate())
-        stats["wall_s"] = round(time.time() - t0, 1)
-        with open(run_dir / "curve.jsonl", "a") as f:
-            f.write(json.dumps(stats) + "\n")
-        if log:
-            log(json.dumps(stats))
-        d.save(ckpt)
-        save_policy(d.model, run_dir / "policy", "yacht", training_config={"distill": d.config.to_dict()},
-                    global_step=d.trained, evaluation=stats,
-                    description=f"{'x'.join(map(str, d.config.hidden))} MLP distilled from yacht-solver "
-                                f"(python -m training.distill, {d.trained:,} decisions)")
+    dagger.run(Distiller, run_dir, minutes, resume, overrides, log)
 
 
 def plot_curve(run_dir: Path, path: Path) -> None:
@@ -353,32 +299,7 @@ def plot_curve(run_dir: Path, path: Path) -> None:
 
 def main(argv=None) -> None:
     """Command line: ``python -m training.distill --run-dir RUN --minutes M [--resume] [--set k=v ...]``."""
-    p = argparse.ArgumentParser(prog="python -m training.distill", description=__doc__.split("\n")[0])
-    p.add_argument("--run-dir", required=True, type=Path)
-    p.add_argument("--minutes", type=float, default=60.0)
-    p.add_argument("--resume", action="store_true")
-    p.add_argument("--set", nargs="*", default=[], metavar="KEY=JSON", help="config overrides")
-    p.add_argument("--plot", type=Path, metavar="PNG", help="only plot the run's curve.jsonl to PNG")
-    args = p.parse_args(argv)
-    if args.plot:
-        plot_curve(args.run_dir, args.plot)
-        return
-    torch.set_num_threads(1)
-    overrides = {}
-    for item in args.set:
-        k, eq, v = item.partition("=")
-        try:
-            if not eq:
-                raise ValueError("expected KEY=JSON")
-            overrides[k] = json.loads(v)
-        except ValueError as e:
-            p.error(f"--set {item}: {e} (strings need JSON quotes, e.g. init='\"yacht-ppo\"')")
-    if args.minutes <= 0:
-        p.error(f"--minutes must be positive, got {args.minutes}")
-    try:
-        run(args.run_dir, args.minutes, args.resume, overrides)
-    except ValueError as e:  # bad options, an existing or missing checkpoint, unreadable init files
-        p.error(str(e))
+    dagger.main(Distiller, argv, "python -m training.distill", __doc__.split("\n")[0], plot_curve)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,351 @@
+"""Expert iteration for Go-Stop: distil ``gostop-search`` into a policy network (DAgger).
+
+The student (an :class:`~agents.torch_policy.ActorCritic`, by default starting from
+``gostop-ppo-v1``'s weights, so that PPO can continue from the result) learns the search's
+choices on the positions its own play reaches:
+
+* **collect**: a round is ``deals_per_round`` deals in the batched core, played by the one
+  match loop (:class:`envs.core.match.Match`).  The student sits in seat ``k % 2`` of deal
+  ``k``; each deal's opponent is drawn from ``opponents`` (name -> weight; ``"self"`` is the
+  student playing greedily); the student samples from its policy in ``sample_share`` of the
+  deals and plays greedily in the rest.  Every student decision with more than one legal
+  action is recorded (observation, mask) and, at the end of the round, all are labelled by
+  **one** batched call of the teacher (``teacher``, with ``teacher_options``).  Each record
+  also keeps the deal's outcome from the student's seat (signed points) for the value head.
+* **fit**: ``samples_per_round`` decisions drawn from the last ``buffer_rounds`` rounds;
+  masked cross-entropy to the teacher's action (with ``label_smoothing`` spread over the
+  legal actions) and the value head to ``reward_scale * points + reward_win_bonus *
+  sign(points)``, the return PPO's Go-Stop config (``training/configs/gostop.json``) trains
+  its critic on; Adam.
+* **measure**: before the fit, the greedy student's agreement with the teacher on the round's
+  fresh labels (held out: it has not trained on them); every ``eval_every`` rounds, the
+  greedy student against ``gostop-greedy`` over ``eval_pairs`` fixed seat-swapped deal pairs
+  by the evaluation engine (the figures ``madang eval`` gives): points per deal with its
+  95 % CI and the share of decided deals won.
+
+Runs stop after ``--minutes`` and continue with ``--resume`` from ``RUN_DIR/checkpoint.pt``
+(model, optimiser, round, config and the label buffer); ``RUN_DIR/curve.jsonl`` holds one
+line per round; ``RUN_DIR/policy.pt`` / ``policy.json`` are the latest student (loadable by
+path: ``madang eval gostop --bots RUN_DIR gostop-greedy``).
+
+    python -m training.gostop_distill --run-dir RUN --minutes 50 [--resume] [--set deals_per_round=256 ...]
+    python -m training.gostop_distill --run-dir RUN --plot curve.png
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+import agents
+from agents.policy_files import save_policy
+from agents.torch_policy import ActorCritic, PolicyBot
+from envs.core.match import Match
+from envs.core.rng import seed_range
+from envs.gostop import GoStop
+
+from . import dagger
+from .dagger import load_policy_model
+
+
+@dataclass
+class GoStopDistillConfig:
+    """Everything that defines a Go-Stop distillation run (saved with every checkpoint)."""
+
+    hidden: tuple = (256, 256)
+    init: str = "gostop-ppo-v1"
+    """Policy to start from (a shipped name or policy files), or "" for a fresh network."""
+    teacher: str = "gostop-search"
+    teacher_options: dict = field(default_factory=dict)
+    """Options of the teacher bot (``agents.load(teacher, **teacher_options)``; default budgets)."""
+    deals_per_round: int = 320
+    opponents: dict = field(default_factory=lambda: {"self": 0.5, "gostop-greedy": 0.5})
+    """Opponent of each deal, drawn by weight: bot names, ``"self"`` (the greedy student)."""
+    sample_share: float = 0.3
+    """Share of the deals in which the student samples from its policy instead of playing greedily."""
+    buffer_rounds: int = 10
+    samples_per_round: int = 16384
+    """Decisions drawn (with replacement) from the buffer for each round's fit."""
+    minibatch_size: int = 512
+    learning_rate: float = 1e-4
+    label_smoothing: float = 0.02
+    vf_coef: float = 0.5
+    reward_scale: float = 0.05
+    reward_win_bonus: float = 1.0
+    eval_every: int = 2
+    eval_pairs: int = 1000
+    eval_seed: int = 10**9
+    seed: int = 0
+
+    def to_dict(self) -> dict:
+        """A JSON-compatible dict."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GoStopDistillConfig":
+        """The config a dict holds (unknown keys raise ``ValueError``)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(d) - names)
+        if unknown:
+            raise ValueError(f"unknown distillation option(s) {unknown}; known: {sorted(names)}")
+        d = dict(d)
+        if "hidden" in d:
+            if not isinstance(d["hidden"], (list, tuple)) or not d["hidden"] or any(
+                    isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in d["hidden"]):
+                raise ValueError(f"hidden must be a list of positive layer widths, got {d['hidden']!r}")
+            d["hidden"] = tuple(d["hidden"])
+        config = cls(**d)
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        """``ValueError`` naming the first option out of range."""
+        for name in ("deals_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_pairs"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a positive integer, got {v!r}")
+        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) \
+                or not self.learning_rate > 0:
+            raise ValueError(f"learning_rate must be a positive number, got {self.learning_rate!r}")
+        for name, hi in (("sample_share", 1), ("label_smoothing", 1), ("vf_coef", float("inf")),
+                         ("reward_scale", float("inf")), ("reward_win_bonus", float("inf"))):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= hi:
+                raise ValueError(f"{name} must be a number in [0, {hi}], got {v!r}")
+        for name in ("eval_every", "eval_seed", "seed"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+        for name in ("init", "teacher"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be a bot name or a path, got {getattr(self, name)!r}")
+        if not isinstance(self.teacher_options, dict):
+            raise ValueError(f"teacher_options must be an object, got {self.teacher_options!r}")
+        if not isinstance(self.opponents, dict) or not self.opponents or any(
+                not isinstance(k, str) or isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0
+                for k, w in self.opponents.items()) or not sum(self.opponents.values()) > 0:
+            raise ValueError(f"opponents must map bot names (or \"self\") to weights >= 0, not all 0; "
+                             f"got {self.opponents!r}")
+
+
+BUFFER_FIELDS = ("obs", "mask", "label", "outcome")
+
+
+def losses(model: ActorCritic, batch: dict, config: GoStopDistillConfig) -> tuple[torch.Tensor, torch.Tensor]:
+    """(cross-entropy, value loss) of ``model`` on ``batch`` (tensors ``obs`` float, ``mask``
+    bool, ``label`` long, ``outcome`` float points): the cross-entropy to the label smoothed by
+    ``config.label_smoothing`` over the legal actions, the value loss half the squared error
+    to ``reward_scale * outcome + reward_win_bonus * sign(outcome)``."""
+    logits, value = model(batch["obs"], batch["mask"])
+    legal = batch["mask"].float()
+    target = legal * (config.label_smoothing / legal.sum(dim=1, keepdim=True))
+    target = target + (1.0 - config.label_smoothing) * torch.nn.functional.one_hot(
+        batch["label"], legal.shape[1]).float()
+    logp = torch.log_softmax(logits, dim=1).masked_fill(~batch["mask"], 0.0)
+    ce = -(target * logp).sum(dim=1).mean()
+    outcome = batch["outcome"]
+    value_target = config.reward_scale * outcome + config.reward_win_bonus * torch.sign(outcome)
+    return ce, 0.5 * (value - value_target).pow(2).mean()
+
+
+def as_tensors(data: dict, idx=None) -> dict:
+    """The rows ``idx`` (all by default) of buffered arrays as the tensors :func:`losses` takes."""
+    pick = (lambda a: a) if idx is None else (lambda a: a[idx])
+    return {"obs": torch.from_numpy(pick(data["obs"]).astype(np.float32)), "mask": torch.from_numpy(pick(data["mask"])),
+            "label": torch.from_numpy(pick(data["label"]).astype(np.int64)),
+            "outcome": torch.from_numpy(pick(data["outcome"]).astype(np.float32))}
+
+
+class GoStopDistiller(dagger.DaggerRun):
+    """One Go-Stop distillation run: the student, its optimiser, the round counter and the buffer."""
+
+    config_cls = GoStopDistillConfig
+
+    def __init__(self, config: GoStopDistillConfig, start_from_init: bool = True):
+        self.config = config
+        self.game = GoStop()
+        self.teacher = agents.load(config.teacher, **config.teacher_options)
+        self.opponent_names = list(config.opponents)
+        self.opponent_bots = [agents.load(n) for n in self.opponent_names if n != "self"]
+        if config.init and start_from_init:
+            self.model = load_policy_model(config.init, config.hidden)
+        else:
+            self.model = ActorCritic(self.game.obs_size, self.game.num_actions, config.hidden)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate, eps=1e-5)
+        self.round = 0
+        self.trained = 0
+        self.buffer: list[dict] = []
+
+    def bot(self, name: str = "distilled", greedy: bool = True) -> PolicyBot:
+        """A bot playing the current student (shares its weights)."""
+        return PolicyBot(self.model, name, "gostop", greedy=greedy)
+
+    # ------------------------------------------------------------------ collect
+    def play_round(self) -> dict:
+        """Play this round's deals; the student's recorded decisions (``obs``, ``mask``,
+        ``outcome`` points from its seat), with each one's deal (``rows``: deal ``k`` is seeded
+        ``seed * 1_000_003 + round * deals_per_round + k``, the student in seat ``k % 2``) and
+        ``sampled`` (whether the student sampled in that deal)."""
+        cfg = self.config
+        n = cfg.deals_per_round
+        rng = np.random.default_rng([cfg.seed, self.round])
+        student_seat = np.arange(n) % 2
+        sampling = rng.random(n) < cfg.sample_share
+        weights = np.array([cfg.opponents[k] for k in self.opponent_names], dtype=np.float64)
+        drawn = rng.choice(len(self.opponent_names), size=n, p=weights / weights.sum())
+        # Bots: 0 the greedy student, 1 the sampling student, 2.. the named opponents.
+        named = {k: 2 + i for i, k in enumerate(k for k in self.opponent_names if k != "self")}
+        opp_index = np.array([0 if self.opponent_names[j] == "self" else named[self.opponent_names[j]]
+                              for j in drawn], dtype=np.int64)
+        student_index = sampling.astype(np.int64)
+        seating = np.where(student_seat[:, None] == np.arange(2)[None, :], student_index[:, None], opp_index[:, None])
+        bots = [self.bot(greedy=True), self.bot(greedy=False), *self.opponent_bots]
+        rows_l, obs_l, mask_l = [], [], []
+
+        def record(move):
+            keep = (move.seats == student_seat[move.rows]) & (move.mask.sum(axis=1) > 1)
+            if keep.any():
+                rows_l.append(move.rows[keep])
+                obs_l.append(move.obs[keep].copy())
+                mask_l.append(move.mask[keep].copy())
+
+        state = self.game.init(seed_range(cfg.seed * 1_000_003 + self.round * n, n))
+        self.model.eval()
+        with torch.no_grad():
+            total = Match(self.game, bots).play(state, rng, seating=seating, on_move=record, check=False)
+        rows = np.concatenate(rows_l) if rows_l else np.zeros(0, np.int64)
+        return {"obs": np.concatenate(obs_l) if obs_l else np.zeros((0, self.game.obs_size), np.float32),
+                "mask": np.concatenate(mask_l) if mask_l else np.zeros((0, self.game.num_actions), bool),
+                "outcome": total[rows, student_seat[rows]].astype(np.float32), "rows": rows, "sampled": sampling[rows]}
+
+    def collect(self) -> dict:
+        """Play a round, label its decisions with one teacher call, measure the student's
+        agreement with those labels (before fitting on them) and buffer them."""
+        data = self.play_round()
+        n = data["mask"].shape[0]
+        rng = np.random.default_rng([self.config.seed, self.round, 2])
+        data["label"] = np.asarray(self.teacher.act(data["obs"].astype(np.float32), data["mask"], rng), np.int64) \
+            if n else np.zeros(0, np.int64)
+        with torch.no_grad():
+            mine = self.model(torch.from_numpy(data["obs"].astype(np.float32)),
+                              torch.from_numpy(data["mask"]))[0].argmax(dim=1).numpy() if n else np.zeros(0)
+        agree = mine == data["label"]
+        greedy = ~data["sampled"]
+        self.buffer.append({k: data[k] for k in BUFFER_FIELDS})
+        self.buffer = self.buffer[-self.config.buffer_rounds:]
+        return {"labels": int(n), "agreement": float(agree.mean()) if n else None,
+                "agreement_greedy_deals": float(agree[greedy].mean()) if greedy.any() else None,
+                "round_points": float(data["outcome"].mean()) if n else None}
+
+    # ---------------------------------------------------------------------- fit
+    def fit(self) -> dict:
+        """One round of minibatch steps on decisions drawn from the buffer."""
+        cfg = self.config
+        data = {k: np.concatenate([b[k] for b in self.buffer]) for k in BUFFER_FIELDS}
+        if data["label"].size == 0:
+            return {"cross_entropy": None, "value_loss": None}
+        rng = np.random.default_rng([cfg.seed, self.round, 1])
+        pick = rng.integers(0, data["label"].size, cfg.samples_per_round)
+        self.model.train()
+        ce_sum = v_sum = 0.0
+        steps = 0
+        for start in range(0, pick.size, cfg.minibatch_size):
+            ce, vloss = losses(self.model, as_tensors(data, pick[start:start + cfg.minibatch_size]), cfg)
+            self.optimizer.zero_grad()
+            (ce + cfg.vf_coef * vloss).backward()
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
+            self.optimizer.step()
+            ce_sum, v_sum, steps = ce_sum + ce.item(), v_sum + vloss.item(), steps + 1
+        self.model.eval()
+        self.trained += int(pick.size)
+        return {"cross_entropy": ce_sum / steps, "value_loss": v_sum / steps,
+                "buffer": int(data["label"].size)}
+
+    # ------------------------------------------------------------------ measure
+    def evaluate(self) -> dict:
+        """The greedy student against gostop-greedy over the fixed seat-swapped deal pairs."""
+        from .evaluate import seat_swapped_match
+
+        res = seat_swapped_match("gostop", self.bot(), "gostop-greedy", self.config.eval_pairs,
+                                 seed=self.config.eval_seed)
+        return {"eval_points": res.mean_a, "eval_points_ci95": res.ci95_a,
+                "eval_decided_win_rate": res.decided_win_rate, "eval_pairs": res.pairs}
+
+    # -------------------------------------------------------------- checkpoints
+    def extra_state(self) -> dict:
+        """The label buffer (one tensor per field and round)."""
+        return {"buffer": [{k: torch.from_numpy(np.ascontiguousarray(b[k])) for k in BUFFER_FIELDS}
+                           for b in self.buffer]}
+
+    def load_extra_state(self, ckpt: dict, path: Path) -> None:
+        """Restore the label buffer (checked against the game's sizes)."""
+        buffer = ckpt.get("buffer", [])
+        O, A = self.game.obs_size, self.game.num_actions
+        for b in buffer:
+            if not isinstance(b, dict) or set(b) != set(BUFFER_FIELDS):
+                raise ValueError(f"{path}: a buffered round must hold {BUFFER_FIELDS}")
+            n = b["label"].shape[0]
+            shapes = {"obs": (n, O), "mask": (n, A), "label": (n,), "outcome": (n,)}
+            if any(tuple(b[k].shape) != s for k, s in shapes.items()) or (
+                    n and not bool(b["mask"][torch.arange(n), b["label"]].all())):
+                raise ValueError(f"{path}: a buffered round has the wrong shapes or illegal labels")
+        self.buffer = [{k: b[k].numpy() for k in BUFFER_FIELDS} for b in buffer][-self.config.buffer_rounds:]
+
+    def write_policy(self, stem: Path, stats: dict) -> None:
+        """Write the student as policy files at ``stem`` (``.pt`` / ``.json``)."""
+        save_policy(self.model, stem, "gostop", training_config={"gostop_distill": self.config.to_dict()},
+                    global_step=self.trained, evaluation=stats,
+                    description=f"{'x'.join(map(str, self.config.hidden))} MLP distilled from {self.config.teacher} "
+                                f"(python -m training.gostop_distill, {self.round} rounds, "
+                                f"{self.trained:,} decisions fitted)")
+
+
+def run(run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print) -> None:
+    """Distil for ``minutes`` (wall clock) in ``run_dir``, resuming its checkpoint when asked."""
+    dagger.run(GoStopDistiller, run_dir, minutes, resume, overrides, log)
+
+
+def plot_curve(run_dir: Path, path: Path) -> None:
+    """Save the learning curve of ``run_dir`` (its ``curve.jsonl``) as a PNG at ``path``: the
+    student's agreement with the teacher on each round's fresh labels, and its evaluations
+    against gostop-greedy (points per deal with 95 % CI, share of decided deals won)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [json.loads(x) for x in (Path(run_dir) / "curve.jsonl").read_text().splitlines() if x.strip()]
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    labelled = np.cumsum([r["labels"] for r in rows]) / 1e3
+    axes[0].plot(labelled, [100 * (r["agreement"] or 0) for r in rows], "o-", color="tab:blue")
+    axes[0].set_xlabel("teacher labels collected (thousands)")
+    axes[0].set_ylabel("% agreement with the teacher (fresh labels)")
+    ev = [(x, r) for x, r in zip(labelled, rows) if "eval_points" in r]
+    axes[1].errorbar([x for x, _ in ev], [r["eval_points"] for _, r in ev],
+                     yerr=[r["eval_points_ci95"] for _, r in ev], fmt="o-", color="tab:orange", capsize=3)
+    axes[1].axhline(4.0, color="gray", linestyle="--", label="target +4.0")
+    axes[1].set_ylabel("points per deal against gostop-greedy")
+    axes[2].plot([x for x, _ in ev], [100 * r["eval_decided_win_rate"] for _, r in ev], "o-", color="tab:green")
+    axes[2].axhline(55, color="gray", linestyle="--", label="target 55 %")
+    axes[2].set_ylabel("% of decided deals won against gostop-greedy")
+    for ax in axes[1:]:
+        ax.set_xlabel("teacher labels collected (thousands)")
+        ax.legend()
+    fig.suptitle("gostop: gostop-search distilled into the PPO network (DAgger)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv=None) -> None:
+    """Command line: ``python -m training.gostop_distill --run-dir RUN --minutes M [--resume] [--set k=v ...]``."""
+    dagger.main(GoStopDistiller, argv, "python -m training.gostop_distill", __doc__.split("\n")[0], plot_curve)
+
+
+if __name__ == "__main__":
+    main()
