@@ -63,22 +63,22 @@ class GoStopDistillConfig:
     teacher: str = "gostop-search"
     teacher_options: dict = field(default_factory=dict)
     """Options of the teacher bot (``agents.load(teacher, **teacher_options)``; default budgets)."""
-    deals_per_round: int = 320
+    deals_per_round: int = 1024
     opponents: dict = field(default_factory=lambda: {"self": 0.5, "gostop-greedy": 0.5})
     """Opponent of each deal, drawn by weight: bot names, ``"self"`` (the greedy student)."""
     sample_share: float = 0.3
     """Share of the deals in which the student samples from its policy instead of playing greedily."""
-    buffer_rounds: int = 10
-    samples_per_round: int = 16384
+    buffer_rounds: int = 8
+    samples_per_round: int = 65536
     """Decisions drawn (with replacement) from the buffer for each round's fit."""
     minibatch_size: int = 512
-    learning_rate: float = 1e-4
+    learning_rate: float = 3e-4
     label_smoothing: float = 0.02
     vf_coef: float = 0.5
     reward_scale: float = 0.05
     reward_win_bonus: float = 1.0
-    eval_every: int = 2
-    eval_pairs: int = 1000
+    eval_every: int = 1
+    eval_pairs: int = 2000
     eval_seed: int = 10**9
     seed: int = 0
 
