@@ -75,6 +75,29 @@ def test_shipped_gostop_recipe_is_valid_and_warm_starts_from_the_greedy_bot():
     assert any(t["opponents"] == ["gostop-greedy"] for t in cfg.eval_tables)
 
 
+def test_ppo_starts_from_given_policy_weights_and_a_resumed_run_from_its_checkpoint(tmp_path):
+    """``init``: the PPO network starts as the named policy (and the self-play snapshots with it);
+    a resumed run takes its checkpoint's weights even when the init files are gone."""
+    start = ActorCritic(GoStop().obs_size, GoStop().num_actions, (32,))
+    save_policy(start, tmp_path / "start", "gostop")
+    trainer = PPOTrainer(tiny(init=str(tmp_path / "start")))
+    want = start.state_dict()
+    assert all(torch.equal(want[k], v) for k, v in trainer.model.state_dict().items())
+    assert all(torch.equal(want[k], v) for k, v in trainer.snapshot.model.state_dict().items())
+    assert not all(torch.equal(want[k], v) for k, v in PPOTrainer(tiny()).model.state_dict().items())
+    trainer.train()
+    trainer.save(tmp_path / "ckpt.pt")
+    (tmp_path / "start.pt").unlink()
+    again = PPOTrainer.load(tmp_path / "ckpt.pt")
+    assert all(torch.equal(trainer.model.state_dict()[k], v) for k, v in again.model.state_dict().items())
+    with pytest.raises(ValueError, match="hidden widths"):
+        PPOTrainer(tiny(init="gostop-ppo-v1"))  # 256x256, the run wants (32,)
+    with pytest.raises(ValueError, match="plays 'yacht'"):
+        PPOTrainer(tiny(init="yacht-ppo", hidden=(512, 512, 512, 512)))
+    with pytest.raises(ValueError, match="two ways to start"):
+        tiny(init="gostop-ppo-v1", hidden=(256, 256), bc_teacher="gostop-greedy", bc_games=1, bc_epochs=1).validate()
+
+
 def test_seat_swapped_match_reports_go_calls_and_how_they_ended():
     m = seat_swapped_match("gostop", "gostop-greedy", "random", 100, seed=3)
     for g in (m.go_a, m.go_b):

@@ -19,8 +19,6 @@ from pathlib import Path
 
 import torch
 
-from agents.torch_policy import ActorCritic
-
 CHECKPOINT_KEYS = {"config", "model", "optimizer", "round", "trained"}
 
 
@@ -68,16 +66,6 @@ class DaggerRun:
         d.round, d.trained = int(ckpt["round"]), int(ckpt["trained"])
         d.load_extra_state(ckpt, Path(path))
         return d
-
-
-def load_policy_model(name: str, hidden) -> ActorCritic:
-    """The network of a shipped policy name or of policy files, checked to have ``hidden`` widths."""
-    import agents
-
-    bot = agents.load(name)
-    if tuple(bot.model.hidden) != tuple(hidden):
-        raise ValueError(f"--init {name} has hidden widths {bot.model.hidden}, the run wants {tuple(hidden)}")
-    return bot.model
 
 
 def run(cls: type, run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print) -> None:

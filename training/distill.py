@@ -46,7 +46,7 @@ from envs.yacht.rules import NUM_ACTIONS, SCORE_START
 from envs.yacht.scoring import MULTISET_INDEX, dice_code
 
 from . import dagger
-from .dagger import load_policy_model
+from .initial import load_policy_model
 
 OPTIMUM = 169.7739
 
@@ -154,7 +154,7 @@ class Distiller(dagger.DaggerRun):
         self.game = Yacht(num_players=1)
         self.solver = YachtSolverBot()
         if config.init and start_from_init:
-            self.model = load_policy_model(config.init, config.hidden)
+            self.model = load_policy_model(config.init, config.hidden, "yacht")
         else:
             self.model = ActorCritic(self.game.obs_size, NUM_ACTIONS, config.hidden)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate, eps=1e-5)

@@ -50,7 +50,7 @@ from envs.core.rng import seed_range
 from envs.gostop import GoStop
 
 from . import dagger
-from .dagger import load_policy_model
+from .initial import load_policy_model
 
 
 @dataclass
@@ -173,7 +173,7 @@ class GoStopDistiller(dagger.DaggerRun):
         self.opponent_names = list(config.opponents)
         self.opponent_bots = [agents.load(n) for n in self.opponent_names if n != "self"]
         if config.init and start_from_init:
-            self.model = load_policy_model(config.init, config.hidden)
+            self.model = load_policy_model(config.init, config.hidden, "gostop")
         else:
             self.model = ActorCritic(self.game.obs_size, self.game.num_actions, config.hidden)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate, eps=1e-5)

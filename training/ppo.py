@@ -14,6 +14,8 @@ Options for harder games, all in :class:`PPOConfig` (and so in JSON configs):
   scale (:mod:`training.mix`);
 * an **opponent pool** (``opponent_pool``, ``pool_snapshots``): each opponent seat of each
   new game drawn from named bots and past snapshots of the learner (:mod:`training.opponents`);
+* a **start from a trained policy** (``init``: a shipped name or policy files, e.g. the
+  result of a distillation, :mod:`training.gostop_distill`);
 * a **behaviour-cloning warm start** (``bc_teacher``, ``bc_games``, ``bc_data``,
   ``bc_epochs``, ...): the policy and value head first fit a teacher bot's recorded games
   (:mod:`training.imitation`);
@@ -41,6 +43,7 @@ from envs.adapters.actions import make_game
 from envs.registration import game_class
 
 from .checkpoint import CheckpointError, check_state, read_checkpoint
+from .initial import load_policy_model
 from .mix import Table, split_games, table_specs
 from .opponents import OpponentPool
 
@@ -77,6 +80,10 @@ class PPOConfig:
     """Steps per game per rollout (rollout = num_envs * num_steps decisions)."""
     hidden: tuple = (256, 256)
     """Widths of the shared MLP trunk."""
+    init: str = ""
+    """Policy to start from: a shipped name or policy files (e.g. a distillation's run
+    directory) with the same ``hidden`` widths; "" starts from a fresh network.  Not with
+    ``bc_teacher`` (two starts)."""
     learning_rate: float = 3e-4
     """Adam learning rate (annealed linearly to 0 over ``total_steps`` when ``anneal_lr``)."""
     anneal_lr: bool = True
@@ -193,6 +200,8 @@ class PPOConfig:
             torch.device(self.device)
         except RuntimeError:
             raise ValueError(f"device {self.device!r} is not a torch device (cpu, cuda, cuda:1, ...)") from None
+        if self.init and self.bc_teacher:
+            raise ValueError("init and bc_teacher are two ways to start a run: give one (bc_teacher=\"\" for none)")
         if self.bc_teacher and (self.bc_games < 1 and not self.bc_data or self.bc_epochs < 1):
             raise ValueError("bc_teacher needs bc_epochs >= 1 and bc_games >= 1 (or an existing bc_data)")
         table_specs(self)  # raises for a bad mix entry
@@ -245,7 +254,7 @@ class PPOTrainer:
     SIZING_MARGIN = 0.1
     """Fraction of the remaining budget a sized run leaves for evaluations and noise."""
 
-    def __init__(self, config: PPOConfig):
+    def __init__(self, config: PPOConfig, start_from_init: bool = True):
         config.validate()
         self.config = config
         torch.set_num_threads(config.torch_threads)
@@ -257,7 +266,10 @@ class PPOTrainer:
         for g in games[1:]:
             if (g.obs_size, g.num_actions) != (self.game.obs_size, self.game.num_actions):
                 raise ValueError("every table of the mix must have the same observation and action sizes")
-        self.model = ActorCritic(self.game.obs_size, self.game.num_actions, config.hidden).to(self.device)
+        self.model = ActorCritic(self.game.obs_size, self.game.num_actions, config.hidden)
+        if config.init and start_from_init:
+            self.model.load_state_dict(load_policy_model(config.init, config.hidden, config.game).state_dict())
+        self.model.to(self.device)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.learning_rate, eps=1e-5)
         self.rng = np.random.default_rng(config.seed)
         self.global_step = 0
@@ -540,7 +552,7 @@ class PPOTrainer:
         ckpt = read_checkpoint(path)
         config = cls.checkpoint_config(ckpt, **overrides)
         try:
-            trainer = cls(config)
+            trainer = cls(config, start_from_init=False)  # the checkpoint's weights replace the initial ones
         except ValueError as e:  # its game_config or opponents do not fit the installed games and bots
             raise CheckpointError(f"{path}: the checkpoint's config{' with the overrides' if overrides else ''} "
                                   f"does not fit: {e}") from None
