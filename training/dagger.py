@@ -13,6 +13,7 @@ the latest student.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from pathlib import Path
@@ -20,6 +21,49 @@ from pathlib import Path
 import torch
 
 CHECKPOINT_KEYS = {"config", "model", "optimizer", "round", "trained"}
+
+
+class DaggerConfig:
+    """Base of a distillation's config dataclass: ``to_dict`` / ``from_dict`` (which calls the
+    subclass's ``validate``) and the range checks ``validate`` uses."""
+
+    def to_dict(self) -> dict:
+        """A JSON-compatible dict."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, d: dict):
+        """The config a dict holds (unknown keys and values out of range raise ``ValueError``)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(d) - names)
+        if unknown:
+            raise ValueError(f"unknown distillation option(s) {unknown}; known: {sorted(names)}")
+        d = dict(d)
+        if "hidden" in d:
+            if not isinstance(d["hidden"], (list, tuple)) or not d["hidden"] or any(
+                    isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in d["hidden"]):
+                raise ValueError(f"hidden must be a list of positive layer widths, got {d['hidden']!r}")
+            d["hidden"] = tuple(d["hidden"])
+        config = cls(**d)
+        config.validate()
+        return config
+
+    def check_ints(self, names, lo: int) -> None:
+        """``ValueError`` unless each field in ``names`` is an int >= ``lo`` (0 or 1)."""
+        for name in names:
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+                raise ValueError(f"{name} must be a {'positive' if lo else 'non-negative'} integer, got {v!r}")
+
+    def check_numbers(self, ranges) -> None:
+        """``ValueError`` unless each ``(name, lo, hi)`` field is a number in [lo, hi] (``lo``
+        None: a positive number)."""
+        for name, lo, hi in ranges:
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
+                    v > 0 if lo is None else lo <= v <= hi):
+                what = "a positive number" if lo is None else f"a number in [{lo}, {hi}]"
+                raise ValueError(f"{name} must be {what}, got {v!r}")
 
 
 class DaggerRun:

@@ -27,7 +27,6 @@ path, shippable with ``madang ship``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +51,7 @@ OPTIMUM = 169.7739
 
 
 @dataclass
-class DistillConfig:
+class DistillConfig(dagger.DaggerConfig):
     """Everything that defines a distillation run (saved with every checkpoint)."""
 
     hidden: tuple = (512, 512, 512, 512)
@@ -75,46 +74,12 @@ class DistillConfig:
     eval_seed: int = 10**9
     seed: int = 0
 
-    def to_dict(self) -> dict:
-        """A JSON-compatible dict."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "DistillConfig":
-        """The config a dict holds (unknown keys raise ``ValueError``)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(d) - names)
-        if unknown:
-            raise ValueError(f"unknown distillation option(s) {unknown}; known: {sorted(names)}")
-        d = dict(d)
-        if "hidden" in d:
-            if not isinstance(d["hidden"], (list, tuple)) or not d["hidden"] or any(
-                    isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in d["hidden"]):
-                raise ValueError(f"hidden must be a list of positive layer widths, got {d['hidden']!r}")
-            d["hidden"] = tuple(d["hidden"])
-        config = cls(**d)
-        config.validate()
-        return config
-
     def validate(self) -> None:
         """``ValueError`` naming the first option out of range."""
-        positive = ("games_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_games")
-        for name in positive:
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        for name in ("learning_rate", "temperature"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-                raise ValueError(f"{name} must be a positive number, got {v!r}")
-        for name, lo, hi in (("sample_share", 0, 1), ("vf_coef", 0, float("inf")), ("reward_scale", 0, float("inf"))):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
-                raise ValueError(f"{name} must be a number in [{lo}, {hi}], got {v!r}")
-        for name in ("eval_every", "eval_seed", "seed"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+        self.check_ints(("games_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_games"), 1)
+        self.check_numbers((("learning_rate", None, None), ("temperature", None, None), ("sample_share", 0, 1),
+                            ("vf_coef", 0, float("inf")), ("reward_scale", 0, float("inf"))))
+        self.check_ints(("eval_every", "eval_seed", "seed"), 0)
         if not isinstance(self.init, str):
             raise ValueError(f"init must be a bot name or a path (or \"\"), got {self.init!r}")
 

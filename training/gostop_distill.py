@@ -34,7 +34,6 @@ path: ``madang eval gostop --bots RUN_DIR gostop-greedy``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,7 +53,7 @@ from .initial import load_policy_model
 
 
 @dataclass
-class GoStopDistillConfig:
+class GoStopDistillConfig(dagger.DaggerConfig):
     """Everything that defines a Go-Stop distillation run (saved with every checkpoint)."""
 
     hidden: tuple = (256, 256)
@@ -82,45 +81,13 @@ class GoStopDistillConfig:
     eval_seed: int = 10**9
     seed: int = 0
 
-    def to_dict(self) -> dict:
-        """A JSON-compatible dict."""
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(self).items()}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "GoStopDistillConfig":
-        """The config a dict holds (unknown keys raise ``ValueError``)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(d) - names)
-        if unknown:
-            raise ValueError(f"unknown distillation option(s) {unknown}; known: {sorted(names)}")
-        d = dict(d)
-        if "hidden" in d:
-            if not isinstance(d["hidden"], (list, tuple)) or not d["hidden"] or any(
-                    isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in d["hidden"]):
-                raise ValueError(f"hidden must be a list of positive layer widths, got {d['hidden']!r}")
-            d["hidden"] = tuple(d["hidden"])
-        config = cls(**d)
-        config.validate()
-        return config
-
     def validate(self) -> None:
         """``ValueError`` naming the first option out of range."""
-        for name in ("deals_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_pairs"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name} must be a positive integer, got {v!r}")
-        if isinstance(self.learning_rate, bool) or not isinstance(self.learning_rate, (int, float)) \
-                or not self.learning_rate > 0:
-            raise ValueError(f"learning_rate must be a positive number, got {self.learning_rate!r}")
-        for name, hi in (("sample_share", 1), ("label_smoothing", 1), ("vf_coef", float("inf")),
-                         ("reward_scale", float("inf")), ("reward_win_bonus", float("inf"))):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= hi:
-                raise ValueError(f"{name} must be a number in [0, {hi}], got {v!r}")
-        for name in ("eval_every", "eval_seed", "seed"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {v!r}")
+        self.check_ints(("deals_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_pairs"), 1)
+        self.check_numbers((("learning_rate", None, None), ("sample_share", 0, 1), ("label_smoothing", 0, 1),
+                            ("vf_coef", 0, float("inf")), ("reward_scale", 0, float("inf")),
+                            ("reward_win_bonus", 0, float("inf"))))
+        self.check_ints(("eval_every", "eval_seed", "seed"), 0)
         for name in ("init", "teacher"):
             if not isinstance(getattr(self, name), str):
                 raise ValueError(f"{name} must be a bot name or a path, got {getattr(self, name)!r}")

@@ -13,7 +13,7 @@ def load_policy_model(name: str, hidden, game: str | None = None) -> ActorCritic
     bot = agents.load(name)
     model = getattr(bot, "model", None)
     if not isinstance(model, ActorCritic):
-        raise ValueError(f"init {name!r} is not a policy network of madang's format (policy files or a shipped PPO bot)")
+        raise ValueError(f"init {name!r} is not a network in madang's policy format (policy files, a shipped PPO bot)")
     if game is not None and getattr(bot, "game", None) != game:
         raise ValueError(f"init {name!r} plays {getattr(bot, 'game', None)!r}, the run trains {game!r}")
     if tuple(model.hidden) != tuple(hidden):
