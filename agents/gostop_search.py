@@ -23,6 +23,10 @@ a similar time per decision:
   ``close_determinizations`` fresh samples, and the runner-up replaces the first choice only
   for a gain of ``margin`` standard errors there (none at Go/Stop).
 
+:meth:`GoStopSearchBot.action_values` gives the first pass's values of every legal move
+(the mean payouts, on common samples) instead of a choice: the targets expert iteration
+distils (:mod:`training.gostop_distill`).
+
 Every play-out of every candidate of every game in the batch runs in one compiled call (in
 chunks of ``MAX_PLAYOUTS``).  The bot reads nothing but ``(observation, mask, rng)``: it
 cannot see hidden cards.  Options (``agents.load("gostop-search", **options)``; 0
@@ -73,10 +77,8 @@ class GoStopSearchBot(BaseBot):
         prefs = self.greedy.scores(obs, m)
         actions = np.argmax(prefs, axis=1).astype(np.int64)
         cand = favourites(prefs, m, self.candidates)
-        go_stop, choice = m[:, GO], m[:, CHOOSE_START:GO].any(axis=1)
-        d = np.select([go_stop, choice], [self.go_stop_determinizations, self.choice_determinizations],
-                      self.determinizations)
-        margin = np.where(go_stop, 0.0, self.margin)
+        d = self._budgets(m)
+        margin = np.where(m[:, GO], 0.0, self.margin)
         todo = np.flatnonzero((cand.sum(axis=1) > 1) & (d > 0))
         if todo.size == 0:
             return actions
@@ -100,12 +102,38 @@ class GoStopSearchBot(BaseBot):
             out[:, sel] = self._search_chunk(obs[sel], cand[sel], prior[sel], D[sel], margin[sel], rng)
         return out[0].astype(np.int64), out[1].astype(np.int64), out[2]
 
-    def _search_chunk(self, obs, cand, prior, D, margin, rng):
+    def action_values(self, observation, mask, rng) -> np.ndarray:
+        """(B, 98) float64: each legal move's mean payout for the bot's seat (signed points, 0 on
+        nagari) over the search's determinizations, every legal move played out on the same
+        samples (common random numbers; the first pass of :meth:`act`, with no second look and
+        no candidate limit); NaN where illegal.  The samples per move follow the bot's budgets:
+        ``go_stop_determinizations`` at Go/Stop, ``choice_determinizations`` at a hand or stock
+        choice, ``determinizations`` otherwise; a game whose budget is 0 gets NaN everywhere."""
+        obs, m = as_batch(observation, mask, OBS_SIZE, NUM_ACTIONS)
+        d = self._budgets(m)
+        values = np.full(m.shape, np.nan)
+        todo = np.flatnonzero(d > 0)
+        for sel in _chunks(d[todo] * m[todo].sum(axis=1), MAX_PLAYOUTS):
+            g = todo[sel]
+            value, _, c, game_of, act_of = self._play_outs(obs[g], m[g], d[g], rng)
+            values[g[game_of], act_of] = np.bincount(c, weights=value, minlength=act_of.size) / d[g][game_of]
+        return values
+
+    def _budgets(self, m):
+        """(B,) determinizations per candidate of each game, by its decision kind."""
+        go_stop, choice = m[:, GO], m[:, CHOOSE_START:GO].any(axis=1)
+        return np.select([go_stop, choice], [self.go_stop_determinizations, self.choice_determinizations],
+                         self.determinizations)
+
+    def _play_outs(self, obs, cand, D, rng):
+        """Every candidate of each game ``b`` played out on the same ``D[b]`` samples of its
+        hidden cards: ``(value, src, c, game_of, act_of)``, one ``value`` (the searching seat's
+        payout) per (game b, sample j < D[b], candidate c of b), in that order, with its sample
+        id ``src`` and candidate index ``c`` into the candidates' ``game_of`` / ``act_of``."""
         B = obs.shape[0]
         k = int(D.max())
         seeds = rng.integers(0, 2**63 - 1, size=(B, k), dtype=np.int64)
         samples, _ = self.rules.sample_states(obs, seeds)
-        # One play-out per (game b, sample j < D[b], candidate c of b), in that order.
         game_of, act_of = np.nonzero(cand)
         n_cand = cand.sum(axis=1)
         first = np.cumsum(n_cand) - n_cand
@@ -116,6 +144,11 @@ class GoStopSearchBot(BaseBot):
         src = g * k + within // n_cand[g]
         state = samples.take(src, check=False)
         value = play_out(state, PLAYOUT_RULES, first=act_of[c], check=False)[:, 0].astype(np.float64)
+        return value, src, c, game_of, act_of
+
+    def _search_chunk(self, obs, cand, prior, D, margin, rng):
+        B = obs.shape[0]
+        value, src, c, game_of, act_of = self._play_outs(obs, cand, D, rng)
 
         is_prior = act_of == prior[game_of]
         mean_gain, se = paired_gains(value, src, c, is_prior, D[game_of])
