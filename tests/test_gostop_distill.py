@@ -10,7 +10,7 @@ import torch
 
 import agents
 from training.evaluate import play_match
-from training.gostop_distill import GoStopDistillConfig, GoStopDistiller, as_tensors, losses, run
+from training.gostop_distill import GoStopDistillConfig, GoStopDistiller, as_tensors, losses, regrets, run
 
 pytestmark = pytest.mark.slow
 
@@ -49,7 +49,7 @@ def test_the_default_run_starts_from_gostop_ppo_v1():
 
 
 def test_labels_are_the_teachers_actions_on_the_recorded_decisions():
-    cfg = GoStopDistillConfig.from_dict(dict(TINY, teacher="random", teacher_options={}))
+    cfg = GoStopDistillConfig.from_dict(dict(TINY, teacher="random", teacher_options={}, target="action"))
     d = GoStopDistiller(cfg)
     d.collect()
     b = d.buffer[-1]
@@ -82,20 +82,22 @@ def test_records_are_the_students_decisions_with_its_deal_outcome():
 def test_the_fit_lowers_the_loss_on_a_fixed_batch():
     torch.manual_seed(0)
     cfg = GoStopDistillConfig.from_dict(dict(TINY, teacher="gostop-greedy", teacher_options={}, deals_per_round=16,
-                                             samples_per_round=2048, learning_rate=3e-3))
+                                             samples_per_round=2048, learning_rate=3e-3, target="action"))
     d = GoStopDistiller(cfg)
     d.collect()
     batch = as_tensors(d.buffer[-1])
     with torch.no_grad():
-        before = [x.item() for x in losses(d.model, batch, cfg)]
+        before = {k: x.item() for k, x in losses(d.model, batch, cfg).items()}
     d.fit()
     with torch.no_grad():
-        after = [x.item() for x in losses(d.model, batch, cfg)]
-    assert after[0] < 0.8 * before[0] and after[1] < before[1]
+        after = {k: x.item() for k, x in losses(d.model, batch, cfg).items()}
+    assert set(after) == {"cross_entropy", "value_loss", "total"}
+    assert after["cross_entropy"] < 0.8 * before["cross_entropy"] and after["value_loss"] < before["value_loss"]
 
 
 def test_value_targets_are_the_ppo_configs_scaled_points_and_win_bonus():
-    cfg = GoStopDistillConfig.from_dict({"hidden": [4], "init": "", "teacher": "random", "label_smoothing": 0.0})
+    cfg = GoStopDistillConfig.from_dict({"hidden": [4], "init": "", "teacher": "random", "label_smoothing": 0.0,
+                                         "target": "action"})
     model = GoStopDistiller(cfg).model
     obs = torch.zeros(3, model.obs_size)
     mask = torch.zeros(3, model.num_actions, dtype=torch.bool)
@@ -104,14 +106,15 @@ def test_value_targets_are_the_ppo_configs_scaled_points_and_win_bonus():
     with torch.no_grad():
         model.value.weight.zero_()
         model.value.bias.zero_()
-        _, v = losses(model, {"obs": obs, "mask": mask, "label": torch.zeros(3, dtype=torch.long),
-                              "outcome": outcome}, cfg)
+        v = losses(model, {"obs": obs, "mask": mask, "label": torch.zeros(3, dtype=torch.long),
+                           "values": torch.full(mask.shape, float("nan")), "outcome": outcome}, cfg)["value_loss"]
     assert v.item() == pytest.approx(0.5 * np.mean([1.5**2, 1.2**2, 0.0]))
 
 
 @pytest.mark.parametrize("bad", [{"deals_per_round": 0}, {"sample_share": 1.5}, {"label_smoothing": -0.1},
                                  {"opponents": {}}, {"opponents": {"self": 0}}, {"opponents": {"self": -1}},
-                                 {"teacher_options": []}, {"hidden": [0]}, {"seed": -1}, {"no_such": 1}])
+                                 {"teacher_options": []}, {"hidden": [0]}, {"seed": -1}, {"no_such": 1},
+                                 {"target": "argmax"}, {"regret_scale": 0}, {"argmax_weight": -0.1}])
 def test_bad_options_are_refused(bad):
     with pytest.raises(ValueError):
         GoStopDistillConfig.from_dict(bad)
@@ -125,3 +128,71 @@ def test_command_line_mistakes_exit_2_with_a_message(argv, tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["--run-dir", str(tmp_path / "run"), *argv])
     assert e.value.code == 2 and "error:" in capsys.readouterr().err
+
+
+def test_values_labels_are_the_teachers_action_values_and_their_best_move():
+    cfg = GoStopDistillConfig.from_dict(TINY)
+    d = GoStopDistiller(cfg)
+    stats = d.collect()
+    b = d.buffer[-1]
+    q = agents.load("gostop-search", **TINY_TEACHER).action_values(b["obs"], b["mask"],
+                                                                   np.random.default_rng([cfg.seed, 0, 2]))
+    np.testing.assert_array_equal(b["values"], q.astype(np.float32))
+    np.testing.assert_array_equal(np.isfinite(b["values"]), b["mask"])
+    np.testing.assert_array_equal(b["label"], np.nanargmax(q, axis=1))
+    # the held-out measures: the greedy student's regret and gostop-greedy's, on these decisions
+    student = d.bot().act(b["obs"], b["mask"], None)
+    heuristic = agents.load("gostop-greedy").act(b["obs"], b["mask"], None)
+    assert stats["regret_student"] == pytest.approx(regrets(b["values"], student).mean())
+    assert stats["regret_heuristic"] == pytest.approx(regrets(b["values"], heuristic).mean())
+    assert stats["agreement"] == pytest.approx((student == b["label"]).mean())
+
+
+def test_regrets_are_the_points_lost_to_the_best_valued_move():
+    q = np.array([[1.0, 3.0, np.nan], [np.nan, -2.0, -5.0]])
+    np.testing.assert_array_equal(regrets(q, np.array([0, 2])), [2.0, 3.0])
+
+
+def test_the_regret_loss_is_the_policys_expected_regret_and_pushes_to_better_moves():
+    cfg = GoStopDistillConfig.from_dict({"hidden": [4], "init": "", "teacher_options": TINY_TEACHER,
+                                         "label_smoothing": 0.0, "argmax_weight": 0.5, "regret_scale": 2.0})
+    model = GoStopDistiller(cfg).model
+    obs = torch.randn(2, model.obs_size)
+    mask = torch.zeros(2, model.num_actions, dtype=torch.bool)
+    mask[:, :3] = True
+    values = torch.full(mask.shape, float("nan"))
+    values[:, :3] = torch.tensor([[1.0, 3.0, 0.0], [5.0, 5.0, -1.0]])
+    batch = {"obs": obs, "mask": mask, "label": torch.tensor([1, 0]), "values": values, "outcome": torch.zeros(2)}
+    parts = losses(model, batch, cfg)
+    logits = model(obs, mask)[0]
+    pi = torch.softmax(logits, dim=1)[:, :3]
+    expected = ((pi * torch.tensor([[2.0, 0.0, 3.0], [0.0, 0.0, 6.0]])).sum(dim=1)).mean()
+    assert parts["regret"].item() == pytest.approx(expected.item(), rel=1e-5)
+    assert parts["total"].item() == pytest.approx(
+        (parts["regret"] / 2.0 + 0.5 * parts["cross_entropy"] + cfg.vf_coef * parts["value_loss"]).item(), rel=1e-5)
+    # the regret's gradient lowers the worst move's logit and raises the best one's
+    logit = model(obs, mask)[0]
+    logit.retain_grad()
+    regret = (torch.softmax(logit, dim=1) * torch.nan_to_num(values.nan_to_num(-1e9).max(1, keepdim=True).values
+                                                             - values, nan=0.0)).sum(1).mean()
+    regret.backward()
+    assert logit.grad[0, 2] > 0 > logit.grad[0, 1]
+
+
+def test_the_values_fit_lowers_the_students_regret_on_its_labels():
+    torch.manual_seed(0)
+    cfg = GoStopDistillConfig.from_dict(dict(TINY, deals_per_round=16, samples_per_round=8192, learning_rate=3e-3))
+    d = GoStopDistiller(cfg)
+    d.collect()
+    batch = as_tensors(d.buffer[-1])
+    with torch.no_grad():
+        before = losses(d.model, batch, cfg)["regret"].item()
+    stats = d.fit()
+    with torch.no_grad():
+        after = losses(d.model, batch, cfg)["regret"].item()
+    assert "fit_regret" in stats and after < 0.6 * before, (before, after)
+
+
+def test_values_need_a_teacher_that_values_moves():
+    with pytest.raises(ValueError, match="action_values"):
+        GoStopDistiller(GoStopDistillConfig.from_dict({"teacher": "gostop-greedy", "init": "", "hidden": [4]}))

@@ -12,13 +12,23 @@ choices on the positions its own play reaches:
   action is recorded (observation, mask) and, at the end of the round, all are labelled by
   **one** batched call of the teacher (``teacher``, with ``teacher_options``).  Each record
   also keeps the deal's outcome from the student's seat (signed points) for the value head.
+  The label depends on ``target``: ``"values"`` (the default) takes the teacher's
+  ``action_values`` (each legal move's mean payout over its determinizations, ``Q``) and the
+  best of them as the label (a decision the teacher does not value, with a zero budget, is
+  dropped); ``"action"`` takes the teacher's ``act``.
 * **fit**: ``samples_per_round`` decisions drawn from the last ``buffer_rounds`` rounds;
-  masked cross-entropy to the teacher's action (with ``label_smoothing`` spread over the
-  legal actions) and the value head to ``reward_scale * points + reward_win_bonus *
-  sign(points)``, the return PPO's Go-Stop config (``training/configs/gostop.json``) trains
-  its critic on; Adam.
-* **measure**: before the fit, the greedy student's agreement with the teacher on the round's
-  fresh labels (held out: it has not trained on them); every ``eval_every`` rounds, the
+  the policy loss is, for ``"values"``, the expected regret under the student,
+  ``sum_a pi(a|s) (max_b Q(s,b) - Q(s,a)) / regret_scale``, plus ``argmax_weight`` times the
+  cross-entropy to the label (so that near-ties do not leave the policy flat), and for
+  ``"action"`` the cross-entropy to the label alone; the cross-entropy spreads
+  ``label_smoothing`` over the legal actions.  The value head fits ``reward_scale * points +
+  reward_win_bonus * sign(points)``, the return PPO's Go-Stop config
+  (``training/configs/gostop.json``) trains its critic on; Adam.  Cloning the search's argmax
+  mostly teaches near-ties it breaks by noise; the values say how much each choice costs.
+* **measure**: before the fit, on the round's fresh labels (held out: the student has not
+  trained on them), the greedy student's agreement with the label and, for ``"values"``, its
+  mean regret ``max Q - Q(its move)`` in points per decision next to ``gostop-greedy``'s on
+  the same decisions; every ``eval_every`` rounds, the
   greedy student against ``gostop-greedy`` over ``eval_pairs`` fixed seat-swapped deal pairs
   by the evaluation engine (the figures ``madang eval`` gives): points per deal with its
   95 % CI and the share of decided deals won.
@@ -62,6 +72,13 @@ class GoStopDistillConfig(dagger.DaggerConfig):
     teacher: str = "gostop-search"
     teacher_options: dict = field(default_factory=dict)
     """Options of the teacher bot (``agents.load(teacher, **teacher_options)``; default budgets)."""
+    target: str = "values"
+    """What the student learns: "values" (the teacher's action_values, by expected regret) or
+    "action" (the teacher's act, by cross-entropy)."""
+    regret_scale: float = 0.3
+    """Points per unit of the regret loss ("values")."""
+    argmax_weight: float = 0.1
+    """Weight of the cross-entropy to the best-valued move next to the regret ("values")."""
     deals_per_round: int = 1024
     opponents: dict = field(default_factory=lambda: {"self": 0.5, "gostop-greedy": 0.5})
     """Opponent of each deal, drawn by weight: bot names, ``"self"`` (the greedy student)."""
@@ -86,7 +103,10 @@ class GoStopDistillConfig(dagger.DaggerConfig):
         self.check_ints(("deals_per_round", "buffer_rounds", "samples_per_round", "minibatch_size", "eval_pairs"), 1)
         self.check_numbers((("learning_rate", None, None), ("sample_share", 0, 1), ("label_smoothing", 0, 1),
                             ("vf_coef", 0, float("inf")), ("reward_scale", 0, float("inf")),
-                            ("reward_win_bonus", 0, float("inf"))))
+                            ("reward_win_bonus", 0, float("inf")), ("regret_scale", None, None),
+                            ("argmax_weight", 0, float("inf"))))
+        if self.target not in TARGETS:
+            raise ValueError(f"target must be one of {TARGETS}, got {self.target!r}")
         self.check_ints(("eval_every", "eval_seed", "seed"), 0)
         for name in ("init", "teacher"):
             if not isinstance(getattr(self, name), str):
@@ -100,14 +120,19 @@ class GoStopDistillConfig(dagger.DaggerConfig):
                              f"got {self.opponents!r}")
 
 
-BUFFER_FIELDS = ("obs", "mask", "label", "outcome")
+TARGETS = ("values", "action")
+BUFFER_FIELDS = ("obs", "mask", "label", "values", "outcome")
 
 
-def losses(model: ActorCritic, batch: dict, config: GoStopDistillConfig) -> tuple[torch.Tensor, torch.Tensor]:
-    """(cross-entropy, value loss) of ``model`` on ``batch`` (tensors ``obs`` float, ``mask``
-    bool, ``label`` long, ``outcome`` float points): the cross-entropy to the label smoothed by
-    ``config.label_smoothing`` over the legal actions, the value loss half the squared error
-    to ``reward_scale * outcome + reward_win_bonus * sign(outcome)``."""
+def losses(model: ActorCritic, batch: dict, config: GoStopDistillConfig) -> dict:
+    """The losses of ``model`` on ``batch`` (tensors ``obs`` float, ``mask`` bool, ``label``
+    long, ``values`` float with NaN where illegal, ``outcome`` float points):
+    ``cross_entropy`` to the label smoothed by ``config.label_smoothing`` over the legal
+    actions; ``regret`` (target "values" only) the expected regret of the student's policy,
+    ``sum_a pi(a) (max Q - Q(a))`` in points; ``value_loss`` half the squared error to
+    ``reward_scale * outcome + reward_win_bonus * sign(outcome)``; and ``total``, the sum
+    the fit minimises (with ``regret / regret_scale + argmax_weight * cross_entropy`` as the
+    policy loss for "values", ``cross_entropy`` for "action", and ``vf_coef`` on the value loss)."""
     logits, value = model(batch["obs"], batch["mask"])
     legal = batch["mask"].float()
     target = legal * (config.label_smoothing / legal.sum(dim=1, keepdim=True))
@@ -117,7 +142,21 @@ def losses(model: ActorCritic, batch: dict, config: GoStopDistillConfig) -> tupl
     ce = -(target * logp).sum(dim=1).mean()
     outcome = batch["outcome"]
     value_target = config.reward_scale * outcome + config.reward_win_bonus * torch.sign(outcome)
-    return ce, 0.5 * (value - value_target).pow(2).mean()
+    out = {"cross_entropy": ce, "value_loss": 0.5 * (value - value_target).pow(2).mean()}
+    if config.target == "values":
+        q = batch["values"]
+        gap = (q.nan_to_num(float("-inf")).max(dim=1, keepdim=True).values - q).nan_to_num(0.0)
+        out["regret"] = (torch.softmax(logits, dim=1) * gap).sum(dim=1).mean()
+        policy = out["regret"] / config.regret_scale + config.argmax_weight * ce
+    else:
+        policy = ce
+    out["total"] = policy + config.vf_coef * out["value_loss"]
+    return out
+
+
+def regrets(values: np.ndarray, actions: np.ndarray) -> np.ndarray:
+    """(n,) points each action loses against the best-valued move, ``max Q - Q(action)``."""
+    return np.nanmax(values, axis=1) - values[np.arange(actions.size), actions]
 
 
 def as_tensors(data: dict, idx=None) -> dict:
@@ -125,6 +164,7 @@ def as_tensors(data: dict, idx=None) -> dict:
     pick = (lambda a: a) if idx is None else (lambda a: a[idx])
     return {"obs": torch.from_numpy(pick(data["obs"]).astype(np.float32)), "mask": torch.from_numpy(pick(data["mask"])),
             "label": torch.from_numpy(pick(data["label"]).astype(np.int64)),
+            "values": torch.from_numpy(pick(data["values"]).astype(np.float32)),
             "outcome": torch.from_numpy(pick(data["outcome"]).astype(np.float32))}
 
 
@@ -137,6 +177,10 @@ class GoStopDistiller(dagger.DaggerRun):
         self.config = config
         self.game = GoStop()
         self.teacher = agents.load(config.teacher, **config.teacher_options)
+        if config.target == "values" and not callable(getattr(self.teacher, "action_values", None)):
+            raise ValueError(f"target \"values\" needs a teacher with action_values; {config.teacher} has none "
+                             f"(use gostop-search, or target \"action\")")
+        self.heuristic = agents.load("gostop-greedy")
         self.opponent_names = list(config.opponents)
         self.opponent_bots = [agents.load(n) for n in self.opponent_names if n != "self"]
         if config.init and start_from_init:
@@ -190,24 +234,45 @@ class GoStopDistiller(dagger.DaggerRun):
                 "mask": np.concatenate(mask_l) if mask_l else np.zeros((0, self.game.num_actions), bool),
                 "outcome": total[rows, student_seat[rows]].astype(np.float32), "rows": rows, "sampled": sampling[rows]}
 
-    def collect(self) -> dict:
-        """Play a round, label its decisions with one teacher call, measure the student's
-        agreement with those labels (before fitting on them) and buffer them."""
-        data = self.play_round()
+    def label(self, data: dict) -> dict:
+        """``data`` (a round's ``obs`` and ``mask``, and any per-decision arrays) labelled by one
+        teacher call: ``values`` and ``label`` added, decisions without values dropped."""
         n = data["mask"].shape[0]
         rng = np.random.default_rng([self.config.seed, self.round, 2])
-        data["label"] = np.asarray(self.teacher.act(data["obs"].astype(np.float32), data["mask"], rng), np.int64) \
-            if n else np.zeros(0, np.int64)
+        obs = data["obs"].astype(np.float32)
+        if self.config.target == "action":
+            values = np.full(data["mask"].shape, np.nan, np.float32)
+            label = np.asarray(self.teacher.act(obs, data["mask"], rng), np.int64) if n else np.zeros(0, np.int64)
+            return {**data, "values": values, "label": label}
+        values = self.teacher.action_values(obs, data["mask"], rng).astype(np.float32) if n \
+            else np.zeros(data["mask"].shape, np.float32)
+        keep = np.isfinite(values).any(axis=1)
+        out = {k: v[keep] for k, v in data.items()}
+        out["values"] = values[keep]
+        out["label"] = np.nanargmax(out["values"], axis=1).astype(np.int64) if keep.any() else np.zeros(0, np.int64)
+        return out
+
+    def collect(self) -> dict:
+        """Play a round, label its decisions with one teacher call, measure the student on
+        those labels (before fitting on them: agreement, and for "values" its regret next to
+        gostop-greedy's) and buffer them."""
+        data = self.label(self.play_round())
+        n = data["mask"].shape[0]
         with torch.no_grad():
             mine = self.model(torch.from_numpy(data["obs"].astype(np.float32)),
-                              torch.from_numpy(data["mask"]))[0].argmax(dim=1).numpy() if n else np.zeros(0)
+                              torch.from_numpy(data["mask"]))[0].argmax(dim=1).numpy() if n else np.zeros(0, np.int64)
         agree = mine == data["label"]
         greedy = ~data["sampled"]
         self.buffer.append({k: data[k] for k in BUFFER_FIELDS})
         self.buffer = self.buffer[-self.config.buffer_rounds:]
-        return {"labels": int(n), "agreement": float(agree.mean()) if n else None,
-                "agreement_greedy_deals": float(agree[greedy].mean()) if greedy.any() else None,
-                "round_points": float(data["outcome"].mean()) if n else None}
+        stats = {"labels": int(n), "agreement": float(agree.mean()) if n else None,
+                 "agreement_greedy_deals": float(agree[greedy].mean()) if greedy.any() else None,
+                 "round_points": float(data["outcome"].mean()) if n else None}
+        if self.config.target == "values" and n:
+            heuristic = self.heuristic.act(data["obs"].astype(np.float32), data["mask"], None)
+            stats.update(regret_student=float(regrets(data["values"], mine).mean()),
+                         regret_heuristic=float(regrets(data["values"], heuristic).mean()))
+        return stats
 
     # ---------------------------------------------------------------------- fit
     def fit(self) -> dict:
@@ -219,19 +284,21 @@ class GoStopDistiller(dagger.DaggerRun):
         rng = np.random.default_rng([cfg.seed, self.round, 1])
         pick = rng.integers(0, data["label"].size, cfg.samples_per_round)
         self.model.train()
-        ce_sum = v_sum = 0.0
+        sums: dict = {}
         steps = 0
         for start in range(0, pick.size, cfg.minibatch_size):
-            ce, vloss = losses(self.model, as_tensors(data, pick[start:start + cfg.minibatch_size]), cfg)
+            parts = losses(self.model, as_tensors(data, pick[start:start + cfg.minibatch_size]), cfg)
             self.optimizer.zero_grad()
-            (ce + cfg.vf_coef * vloss).backward()
+            parts["total"].backward()
             torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)
             self.optimizer.step()
-            ce_sum, v_sum, steps = ce_sum + ce.item(), v_sum + vloss.item(), steps + 1
+            for k, v in parts.items():
+                sums[k] = sums.get(k, 0.0) + v.item()
+            steps += 1
         self.model.eval()
         self.trained += int(pick.size)
-        return {"cross_entropy": ce_sum / steps, "value_loss": v_sum / steps,
-                "buffer": int(data["label"].size)}
+        named = {"cross_entropy": "cross_entropy", "value_loss": "value_loss", "regret": "fit_regret"}
+        return {**{named[k]: v / steps for k, v in sums.items() if k in named}, "buffer": int(data["label"].size)}
 
     # ------------------------------------------------------------------ measure
     def evaluate(self) -> dict:
@@ -257,7 +324,7 @@ class GoStopDistiller(dagger.DaggerRun):
             if not isinstance(b, dict) or set(b) != set(BUFFER_FIELDS):
                 raise ValueError(f"{path}: a buffered round must hold {BUFFER_FIELDS}")
             n = b["label"].shape[0]
-            shapes = {"obs": (n, O), "mask": (n, A), "label": (n,), "outcome": (n,)}
+            shapes = {"obs": (n, O), "mask": (n, A), "label": (n,), "values": (n, A), "outcome": (n,)}
             if any(tuple(b[k].shape) != s for k, s in shapes.items()) or (
                     n and not bool(b["mask"][torch.arange(n), b["label"]].all())):
                 raise ValueError(f"{path}: a buffered round has the wrong shapes or illegal labels")
