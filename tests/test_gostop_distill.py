@@ -196,3 +196,15 @@ def test_the_values_fit_lowers_the_students_regret_on_its_labels():
 def test_values_need_a_teacher_that_values_moves():
     with pytest.raises(ValueError, match="action_values"):
         GoStopDistiller(GoStopDistillConfig.from_dict({"teacher": "gostop-greedy", "init": "", "hidden": [4]}))
+
+
+@pytest.mark.parametrize("extra", [{}, {"regret_student": 0.9, "regret_heuristic": 2.3}])
+def test_the_curve_plots_agreement_or_regret(extra, tmp_path):
+    pytest.importorskip("matplotlib")
+    from training.gostop_distill import plot_curve
+
+    rows = [dict(labels=100, agreement=0.6, eval_points=2.0, eval_points_ci95=0.5, eval_decided_win_rate=0.5,
+                 **extra) for _ in range(2)]
+    (tmp_path / "curve.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    plot_curve(tmp_path, tmp_path / "c.png")
+    assert (tmp_path / "c.png").stat().st_size > 0

@@ -346,7 +346,8 @@ def run(run_dir: Path, minutes: float, resume: bool, overrides: dict, log=print)
 
 def plot_curve(run_dir: Path, path: Path) -> None:
     """Save the learning curve of ``run_dir`` (its ``curve.jsonl``) as a PNG at ``path``: the
-    student's agreement with the teacher on each round's fresh labels, and its evaluations
+    student's agreement with the teacher on each round's fresh labels (for a "values" run, its
+    mean regret and gostop-greedy's on them instead), and its evaluations
     against gostop-greedy (points per deal with 95 % CI, share of decided deals won)."""
     import matplotlib
 
@@ -356,9 +357,15 @@ def plot_curve(run_dir: Path, path: Path) -> None:
     rows = [json.loads(x) for x in (Path(run_dir) / "curve.jsonl").read_text().splitlines() if x.strip()]
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
     labelled = np.cumsum([r["labels"] for r in rows]) / 1e3
-    axes[0].plot(labelled, [100 * (r["agreement"] or 0) for r in rows], "o-", color="tab:blue")
+    if all("regret_student" in r for r in rows):
+        axes[0].plot(labelled, [r["regret_student"] for r in rows], "o-", color="tab:blue", label="student")
+        axes[0].plot(labelled, [r["regret_heuristic"] for r in rows], "o-", color="gray", label="gostop-greedy")
+        axes[0].set_ylabel("mean regret, points per decision (fresh labels)")
+        axes[0].legend()
+    else:
+        axes[0].plot(labelled, [100 * (r["agreement"] or 0) for r in rows], "o-", color="tab:blue")
+        axes[0].set_ylabel("% agreement with the teacher (fresh labels)")
     axes[0].set_xlabel("teacher labels collected (thousands)")
-    axes[0].set_ylabel("% agreement with the teacher (fresh labels)")
     ev = [(x, r) for x, r in zip(labelled, rows) if "eval_points" in r]
     axes[1].errorbar([x for x, _ in ev], [r["eval_points"] for _, r in ev],
                      yerr=[r["eval_points_ci95"] for _, r in ev], fmt="o-", color="tab:orange", capsize=3)
