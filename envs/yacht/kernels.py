@@ -197,9 +197,9 @@ def step_rows(buf, rows, actions, rewards, score_rewards):
 
 # ---------------------------------------------------------------- observation
 @kernel(inline=True)
-def observe_one(i, seat, s, row):
+def observe_one(i, seat, s, row, cfg):
     """Fill ``row`` (156,) with game ``i``'s observation from ``seat``'s point of view: the
-    per-game body of :func:`observe` (``s``: :func:`unpack`)."""
+    per-game body of :func:`observe` (``s``: :func:`unpack`; ``cfg`` is unused)."""
     dice, rolls_left, round_, sheets = s.dice, s.rolls_left, s.round_, s.sheets
     P = sheets.shape[1]
     k0 = dice[i] * 3 + rolls_left[i]
