@@ -10,13 +10,16 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
 ----------------------------------------------------------------------------------
 1. **Kernels**: ``envs/<game>/kernels.py`` holds only functions decorated with
    :func:`kernel` (``njit(cache=True, _nrt=False)``).  Per-game helpers
-   (``_pass_turn(i, ...)``) are ``@kernel(inline=True)`` and read like the rules.  Three
+   (``_pass_turn(i, seat, s)``) are ``@kernel(inline=True)``, take the unpacked state ``s``
+   (below) and indices, never its arrays one by one (``tests/test_kernel_signatures.py``
+   checks every kernel), and read like the rules.  Three
    public per-game functions, also inline, are the rules of one game ``i`` for compiled
    callers (a search's play-out) as for the batch loops: ``step_one(i, a, r, s, rewards,
    cfg)`` applies action ``a`` (rewards into row ``r``; ``cfg`` the game's step options),
-   ``mask_one(i, s, row)`` and ``observe_one(i, seat, s, row)`` fill one row of a mask or
-   an observation.  The exported kernels (``new_games``, ``legal_mask``, ``step``,
-   ``step_rows``, ``observe``) are the batch loops of this module (:func:`step_all`,
+   ``mask_one(i, s, row)`` and ``observe_one(i, seat, s, row, cfg)`` fill one row of a mask
+   or an observation (``cfg`` the game's observation options, None for most games).  The
+   exported kernels (``new_games``, ``legal_mask``, ``step``, ``step_rows``, ``observe``)
+   are the batch loops of this module (:func:`step_all`,
    :func:`step_rows_all`, :func:`mask_all`, :func:`observe_all`) over them.  They take
    the state as one argument, its buffer (``state._buf``, see :mod:`envs.core.state`),
    and rebuild the field views inside with the game's ``unpack(buf)`` (a namedtuple
@@ -214,10 +217,11 @@ def mask_all(mask_one, s, out):
 
 
 @kernel(inline=True)
-def observe_all(observe_one, s, seats, out):
-    """``observe_one(i, seats[i], s, out[i])`` for every game ``i``: the (B, O) observations."""
+def observe_all(observe_one, s, seats, out, cfg=None):
+    """``observe_one(i, seats[i], s, out[i], cfg)`` for every game ``i``: the (B, O) observations
+    (``cfg``: the game's observation options, as the step's; None for a game with none)."""
     for i in range(out.shape[0]):
-        observe_one(i, seats[i], s, out[i])
+        observe_one(i, seats[i], s, out[i], cfg)
 
 
 @kernel(inline=True)

@@ -566,9 +566,9 @@ def _put_stat(row, at, t, value):
 
 
 @kernel(inline=True)
-def observe_one(i, seat, st, row):
+def observe_one(i, seat, st, row, cfg):
     """Fill ``row`` (445,) with game ``i``'s observation from ``seat``'s point of view: the
-    per-game body of :func:`observe` (``st``: :func:`unpack`)."""
+    per-game body of :func:`observe` (``st``: :func:`unpack`; ``cfg`` is unused)."""
     (to_move, done, _, _, hands, layout, captured, _, stock_top, stock_end, ppuk_owner, go_count, go_score,
      ppuk_count, score, phase, played, hand_pick, flipped, _, _, _, _, _) = st
     me = seat

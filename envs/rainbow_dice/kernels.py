@@ -227,20 +227,20 @@ def _win_rewards(score, i, rewards, r):
 
 
 @kernel(inline=True)
-def _buy(i, seat, h, cards, rank_cards, supply, piles, limited):
-    """Seat ``seat`` of game ``i`` takes a card of hand ``h``; returns the points it
-    gains (docs/rules/rainbow_dice.md §7)."""
+def _buy(i, seat, h, s, limited):
+    """Seat ``seat`` of game ``i`` takes a card of hand ``h`` (from a finite supply when
+    ``limited``); returns the points it gains (docs/rules/rainbow_dice.md §7)."""
     r = _HAND_RANKS[h]
-    held, in_rank = cards[i, seat, h], rank_cards[i, seat, r]
+    held, in_rank = s.cards[i, seat, h], s.rank_cards[i, seat, r]
     gain = (_DUP_STEP[min(held, _DUP_CAP)] * _HAND_SCORES[h]
             + _RANK_STEP[min(in_rank, _RANK_CAP)] * _HAND_BASES[h])
-    cards[i, seat, h] = held + 1
-    rank_cards[i, seat, r] = in_rank + 1
+    s.cards[i, seat, h] = held + 1
+    s.rank_cards[i, seat, r] = in_rank + 1
     if limited:
-        left = supply[i, h] - 1
-        supply[i, h] = left
+        left = s.supply[i, h] - 1
+        s.supply[i, h] = left
         if left <= 0:
-            piles[i] &= ~(_ONE << np.uint64(h))
+            s.piles[i] &= ~(_ONE << np.uint64(h))
     return gain
 
 
@@ -250,8 +250,8 @@ def step_one(i, a, r, s, rewards, cfg):
     rewards go to row ``r`` of ``rewards``: the per-game body of :func:`step` and
     :func:`step_rows`, for compiled callers too.  ``cfg`` is ``(score_rewards, limited)``."""
     score_rewards, limited = cfg
-    (to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens, cards, supply, piles,
-     rank_cards, score) = s
+    (to_move, done, key, counter, code, phase, free_rerolls, die_actions, round_, tokens, _, _, piles, _,
+     score) = s
     P = tokens.shape[1]
     seat = np.int64(to_move[i])
     fresh = draw_int(key[i], counter[i], NUM_OUTCOMES)  # every step draws one throw
@@ -281,7 +281,7 @@ def step_one(i, a, r, s, rewards, cfg):
         free = 0
     elif a < TAKE:  # the turn's card; a second one is offered if affordable and available
         free = 0
-        gain += _buy(i, seat, a - BUY_START, cards, rank_cards, supply, piles, limited)
+        gain += _buy(i, seat, a - BUY_START, s, limited)
         if tok >= SECOND_CARD_PRICE and _SAT_BITS[c] & piles[i] != _ZERO:
             ph = SECOND_CARD
         else:
@@ -296,7 +296,7 @@ def step_one(i, a, r, s, rewards, cfg):
         if a < DECLINE:
             tok -= SECOND_CARD_PRICE
             gain -= TOKEN_POINTS * SECOND_CARD_PRICE
-            gain += _buy(i, seat, a - SECOND_START, cards, rank_cards, supply, piles, limited)
+            gain += _buy(i, seat, a - SECOND_START, s, limited)
         ends = True
     if free == 0 and ph == ROLLING:
         ph = FINAL
@@ -351,9 +351,10 @@ def step_rows(buf, rows, actions, rewards, cfg):
 
 # ---------------------------------------------------------------- observation
 @kernel(inline=True)
-def _seat_block(row, base, t, score, cards, rank_cards):
-    """A seat block at ``row[base:]`` (zeroed): ``t`` tokens, ``score``, ``cards`` (30,), ``rank_cards`` (6,)
-    (all counts non-negative)."""
+def _seat_block(row, base, i, seat, s):
+    """The block of ``seat`` of game ``i`` at ``row[base:]`` (zeroed): its tokens, score, cards (30)
+    and cards per rank (6) (all counts non-negative)."""
+    t, score, cards, rank_cards = s.tokens[i, seat], s.score[i, seat], s.cards[i, seat], s.rank_cards[i, seat]
     row[base] = 1.0
     row[base + SEAT_TOKENS] = _TOKEN_VALUE[min(t, TOKEN_SCALE)]
     for k in range(min(t, 3)):  # tokens >= 1, 2, 3
@@ -366,15 +367,15 @@ def _seat_block(row, base, t, score, cards, rank_cards):
 
 
 @kernel(inline=True)
-def _reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats):
+def _reach_row(i, s, seats):
     """Game ``i``'s row of the reach table: its dice and, in the dice phase, its free rerolls and
-    the die actions the observer could afford (``min(tokens, 3 - used)``); later phases read
-    level 0 (the satisfied hands)."""
+    the die actions the observer ``seats[i]`` could afford (``min(tokens, 3 - used)``); later
+    phases read level 0 (the satisfied hands)."""
     level = 0
-    if phase[i] < SECOND_CARD:
-        budget = min(min(np.int64(tokens[i, seats[i]]), MAX_BUDGET), MAX_BUDGET - np.int64(die_actions[i]))
-        level = np.int64(free_rerolls[i]) * (MAX_BUDGET + 1) + budget
-    return level * NUM_OUTCOMES + code[i]
+    if s.phase[i] < SECOND_CARD:
+        budget = min(min(np.int64(s.tokens[i, seats[i]]), MAX_BUDGET), MAX_BUDGET - np.int64(s.die_actions[i]))
+        level = np.int64(s.free_rerolls[i]) * (MAX_BUDGET + 1) + budget
+    return level * NUM_OUTCOMES + s.code[i]
 
 
 @kernel(inline=True)
@@ -386,8 +387,8 @@ def observe_one(i, s, seats, reach, row):
     is several times slower).
     """
     code, phase, free_rerolls, die_actions, round_ = s.code, s.phase, s.free_rerolls, s.die_actions, s.round_
-    supply, tokens, score, cards, rank_cards = s.supply, s.tokens, s.score, s.cards, s.rank_cards
-    P = tokens.shape[1]
+    supply, cards, rank_cards = s.supply, s.cards, s.rank_cards
+    P = s.tokens.shape[1]
     for k in range(row.shape[0]):
         row[k] = 0.0
     c = code[i]
@@ -407,15 +408,14 @@ def observe_one(i, s, seats, reach, row):
         row[_SUPPLY0 + h] = _COUNT_VALUE[min(sup[h], COUNT_SCALE)]
     me = seats[i]
     for j in range(P):  # the observer first, then the next seats in turn order
-        s = (me + j) % P
-        _seat_block(row, _SEATS0 + j * SEAT_BLOCK, tokens[i, s], score[i, s], cards[i, s], rank_cards[i, s])
+        _seat_block(row, _SEATS0 + j * SEAT_BLOCK, i, (me + j) % P, s)
     mine, mine_ranks = cards[i, me], rank_cards[i, me]
     for r in range(NUM_RANKS):  # the observer's marginal gain per hand (0 for an empty pile)
         in_rank = min(mine_ranks[r], _RANK_CAP)
         for h in range(_RANK_START[r], _RANK_START[r + 1]):
             if sup[h] > 0:
                 row[_GAIN0 + h] = _GAIN_TABLE[min(mine[h], _DUP_CAP) * (_RANK_CAP + 1) + in_rank, h]
-    levels = reach[_reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats)]
+    levels = reach[_reach_row(i, s, seats)]
     for h in range(NUM_HANDS):
         row[_REACH0 + h] = _REACH_VALUE[levels[h]]
 
@@ -437,13 +437,12 @@ def observe(buf, seats, reach, out):
 @kernel(inline=True)
 def observe_rows(s, seats, reach, out):
     """The body of :func:`observe` over the unpacked ``s`` (also the checked observation's)."""
-    code, phase, free_rerolls, die_actions, tokens = s.code, s.phase, s.free_rerolls, s.die_actions, s.tokens
     B = out.shape[0]
     touched = np.uint8(0)
     for start in range(0, B, _BLOCK):
         stop = min(B, start + _BLOCK)
         for i in range(start, stop):
-            touched ^= reach[_reach_row(i, code, phase, free_rerolls, die_actions, tokens, seats), 0]
+            touched ^= reach[_reach_row(i, s, seats), 0]
         for i in range(start, stop):
             observe_one(i, s, seats, reach, out[i])
     return touched

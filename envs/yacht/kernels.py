@@ -134,17 +134,17 @@ def _win_rewards(sheets, i, rewards, r):
 
 
 @kernel(inline=True)
-def _pass_turn(i, seat, to_move, round_, sheets):
-    """After ``seat`` scored: the turn passes to the next seat in order with an open category
-    (possibly ``seat`` itself); returns True when no seat has one (the game is over)."""
-    P = sheets.shape[1]
+def _pass_turn(i, seat, s):
+    """After ``seat`` scored in game ``i``: the turn passes to the next seat in order with an open
+    category (possibly ``seat`` itself); returns True when no seat has one (the game is over)."""
+    P = s.sheets.shape[1]
     for j in range(1, P + 1):
-        s = (seat + j) % P
+        nxt = (seat + j) % P
         for c in range(NUM_CATEGORIES):
-            if sheets[i, s, c] < 0:
-                to_move[i] = s
-                if s <= seat and round_[i] < NUM_ROUNDS:
-                    round_[i] += 1
+            if s.sheets[i, nxt, c] < 0:
+                s.to_move[i] = nxt
+                if nxt <= seat and s.round_[i] < NUM_ROUNDS:
+                    s.round_[i] += 1
                 return False
     return True
 
@@ -163,7 +163,7 @@ def step_one(i, a, r, s, rewards, score_rewards):
         sheets[i, seat, category] = points
         if score_rewards:
             rewards[r, seat] = points
-        finished = _pass_turn(i, seat, to_move, round_, sheets)
+        finished = _pass_turn(i, seat, s)
     code = draw_int(key[i], counter[i], NUM_OUTCOMES)  # every step draws once
     counter[i] += np.uint64(1)
     if finished:  # the last dice stay on the table
@@ -197,9 +197,9 @@ def step_rows(buf, rows, actions, rewards, score_rewards):
 
 # ---------------------------------------------------------------- observation
 @kernel(inline=True)
-def observe_one(i, seat, s, row):
+def observe_one(i, seat, s, row, cfg):
     """Fill ``row`` (156,) with game ``i``'s observation from ``seat``'s point of view: the
-    per-game body of :func:`observe` (``s``: :func:`unpack`)."""
+    per-game body of :func:`observe` (``s``: :func:`unpack`; ``cfg`` is unused)."""
     dice, rolls_left, round_, sheets = s.dice, s.rolls_left, s.round_, s.sheets
     P = sheets.shape[1]
     k0 = dice[i] * 3 + rolls_left[i]
@@ -207,12 +207,12 @@ def observe_one(i, seat, s, row):
         row[k] = HEAD_TABLE[k0, k]
     row[HEAD_SIZE] = np.float32(round_[i] - 1) * _FROUND
     for j in range(P):  # the observer first, then the next seats in turn order
-        s = (seat + j) % P
+        other = (seat + j) % P
         base = SEATS_START + j * SEAT_BLOCK
         row[base] = 1.0
         total = 0
         for c in range(NUM_CATEGORIES):
-            v = sheets[i, s, c]
+            v = sheets[i, other, c]
             row[base + 1 + 2 * c] = CELL_TABLE[v + 1, 0]
             row[base + 2 + 2 * c] = CELL_TABLE[v + 1, 1]
             if v > 0:

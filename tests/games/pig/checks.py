@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
+from envs.core.kernels import kernel
 from envs.core.state_check import StateChecker
+
+from .kernels import unpack
 
 FIELDS = (
     ("to_move", np.int8, ()), ("done", np.bool_, ()), ("rng_key", np.uint64, ()),
@@ -24,7 +27,12 @@ RULES = (
 )
 
 
-def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, scores, turn_total, last_roll, P, target):
+@kernel(inline=True)
+def check_rules(lo, hi, skip, s, P, target):
+    """The first rule of :data:`RULES` that a game ``lo..hi-1`` (``hi`` -1: to the end) not marked
+    in ``skip`` breaks, as ``(rule, game)``; ``(-1 - k, -1)`` when field ``k`` has the wrong shape;
+    ``(0, -1)`` when all is well (``s``: :func:`~.kernels.unpack`)."""
+    to_move, done, rng_key, rng_counter, scores, turn_total, last_roll = s
     B = done.shape[0]
     if to_move.shape[0] != B:
         return -1, -1
@@ -66,4 +74,8 @@ def _check(lo, hi, skip, to_move, done, rng_key, rng_counter, scores, turn_total
     return 0, -1
 
 
-CHECKER = StateChecker(FIELDS, _check, (types.int64, types.int64), RULES)
+def _check_buffer(lo, hi, skip, buf, P, target):
+    return check_rules(lo, hi, skip, unpack(buf), P, target)
+
+
+CHECKER = StateChecker(FIELDS, _check_buffer, (types.int64, types.int64), RULES, buffer=True)

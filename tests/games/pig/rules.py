@@ -1,4 +1,4 @@
-"""Pig's batched rules (plain numpy over the batch; the state check is compiled).
+"""Pig's batched rules: the Python API over its compiled rules (:mod:`.kernels`, numba).
 
 Actions, one flat ``Discrete(2)``: ``0`` rolls the die, ``1`` holds (legal once the turn
 total is above 0).  Every roll draws one die from the game's own counter-based stream, so
@@ -12,25 +12,15 @@ import dataclasses
 
 import numpy as np
 
-from envs.core import rng as _rng
 from envs.core.game import Game
 from envs.core.state import BatchState
 
-from . import checks, view
+from . import checks, kernels, view
+from .kernels import HOLD, MAX_PLAYERS, OBS_SIZE, OBS_SLICES, ROLL
 
-ROLL, HOLD = 0, 1
 NUM_ACTIONS = 2
 ACTION_SLICES = {"roll": slice(ROLL, ROLL + 1), "hold": slice(HOLD, HOLD + 1)}
 """The action layout as named slices of the flat action ids."""
-MAX_PLAYERS = 4
-OBS_SLICES = {
-    "my_score": slice(0, 1), "other_scores": slice(1, MAX_PLAYERS), "turn_total": slice(4, 5),
-    "mover": slice(5, 5 + MAX_PLAYERS), "last_roll": slice(9, 16), "target": slice(16, 17),
-}
-"""The observation layout: scores over target + 5 (the observer's, then the others' in seat
-order after it, zero-padded), the turn total over the target, the mover relative to the
-observer (one-hot), the last roll of the turn (one-hot 0..6), the target over 100."""
-OBS_SIZE = 17
 TARGETS = range(10, 101)
 
 
@@ -46,6 +36,8 @@ class PigState(BatchState):
     scores: np.ndarray
     turn_total: np.ndarray
     last_roll: np.ndarray
+
+    FIELDS = checks.FIELDS  # the buffer header's seat count P: the trailing axis "P" of scores
 
 
 class Pig(Game):
@@ -86,46 +78,23 @@ class Pig(Game):
         )
 
     def _legal_mask(self, state):
-        mask = np.zeros((state.batch_size, NUM_ACTIONS), dtype=bool)
-        mask[:, ROLL] = ~state.done
-        mask[:, HOLD] = ~state.done & (state.turn_total > 0)
+        mask = np.empty((state.batch_size, NUM_ACTIONS), dtype=bool)
+        kernels.legal_mask(state.buffer, mask)
         return mask
 
     def _apply(self, state, actions):
-        P, rows = self.num_players, np.arange(state.batch_size)
-        rewards = np.zeros((state.batch_size, P), dtype=np.float32)
-        roll = actions == ROLL
-        die = (_rng.draw_index(state.rng_key, state.rng_counter, 6) + 1).astype(np.int16)
-        state.rng_counter[roll] += np.uint64(1)
-        bust, good = roll & (die == 1), roll & (die != 1)
-        state.turn_total[bust] = 0
-        state.turn_total[good] += die[good]
-        state.last_roll[roll] = die[roll]
-        mover = state.to_move.astype(np.int64)
-        reached = good & (state.scores[rows, mover] + state.turn_total >= self.target)
-        bank = ~roll | reached
-        state.scores[rows[bank], mover[bank]] += state.turn_total[bank]
-        state.turn_total[bank] = 0
-        state.last_roll[~roll] = 0
-        won = bank & (state.scores[rows, mover] >= self.target)
-        passes = bust | (~roll & ~won)
-        state.to_move[passes] = ((mover[passes] + 1) % P).astype(np.int8)
-        state.done[won] = True
-        if won.any():
-            rewards[won] = self.win_rewards(state.scores[won])
+        rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
+        kernels.step(state.buffer, actions, rewards, self.target)
+        return rewards
+
+    def _apply_rows(self, state, rows, actions):
+        rewards = np.zeros((rows.shape[0], self.num_players), dtype=np.float32)
+        kernels.step_rows(state.buffer, rows, actions, rewards, self.target)
         return rewards
 
     def _observe(self, state, seats):
-        seats = state.to_move.astype(np.int64) if seats is None else seats
-        B, P, T = state.batch_size, self.num_players, self.target
-        out = np.zeros((B, OBS_SIZE), dtype=np.float32)
-        rows = np.arange(B)
-        for k in range(P):  # k = 0: the observer, then the others in seat order
-            out[:, k] = state.scores[rows, (seats + k) % P] / (T + 5)
-        out[:, 4] = state.turn_total / T
-        out[rows, 5 + (state.to_move - seats) % P] = 1.0
-        out[rows, 9 + state.last_roll] = 1.0
-        out[:, 16] = T / 100
+        out = np.empty((state.batch_size, OBS_SIZE), dtype=np.float32)
+        kernels.observe(state.buffer, state.to_move if seats is None else seats, out, self.target)
         return out
 
     def _result(self, state, index):
