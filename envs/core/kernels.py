@@ -103,6 +103,23 @@ def kernel(fn=None, *, inline: bool = False):
     return guard_cache(njit(**options)(fn))
 
 
+def compiled_for(dispatcher, *signatures) -> None:
+    """Compile (or load from the disk cache) ``dispatcher`` for exactly ``signatures`` (tuples of
+    numba argument types) and for nothing else: a call with any other argument types (another
+    dtype, a read-only or strided array) raises ``TypeError`` instead of compiling a new
+    version, so a caller may rely on numba's dispatch to check its arguments' types."""
+    if jit_disabled():
+        return
+    missing = [tuple(sig) for sig in signatures if tuple(sig) not in dispatcher.overloads]
+    if missing:
+        dispatcher.disable_compile(False)
+        try:
+            for sig in missing:
+                dispatcher.compile(sig)
+        finally:
+            dispatcher.disable_compile()
+
+
 # ------------------------------------------------------------- random streams
 @kernel(inline=True)
 def mix(z):

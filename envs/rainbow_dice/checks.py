@@ -204,7 +204,7 @@ def legal_mask_checked(buf, out, skip, P, limited, copies):
 
 
 @kernel
-def observe_checked(buf, seats, reach, out, skip, P, limited, copies):
+def observe_checked(buf, seats, out, skip, reach, P, limited, copies):
     """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
     (``reach`` is ``turn_dp.reach_table()``; ``seats`` (B,) checked seats)."""
     s = unpack(buf)

@@ -35,7 +35,6 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
-from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from ..core.validate import require_int
 from . import checks, kernels, observation, position, view
@@ -173,15 +172,10 @@ class RainbowDice(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self._step_cfg)
         return rewards
 
-    def _mask_checked(self, state, out):
-        return checks.legal_mask_checked(state._buf, out, NO_SKIP, *self._check_params())
-
-    def _observe_checked(self, state, seats, out):
-        seats = state.to_move if seats is None else seats
-        return checks.observe_checked(state._buf, seats, reach_table(), out, NO_SKIP, *self._check_params())
-
-    def _step_checked(self, state, actions, rewards, row):
-        return checks.step_checked(state._buf, actions, rewards, row, self._step_cfg, *self._check_params())
+    def _fused_calls(self):
+        params = self._check_params()
+        return (checks.step_checked, (self._step_cfg, *params), checks.legal_mask_checked, checks.observe_checked,
+                (reach_table(), *params))
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):

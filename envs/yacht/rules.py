@@ -29,7 +29,6 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
-from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from . import checks, kernels, observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
@@ -115,15 +114,9 @@ class Yacht(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self.reward == "score")
         return rewards
 
-    def _mask_checked(self, state, out):
-        return checks.legal_mask_checked(state._buf, out, NO_SKIP, self.num_players)
-
-    def _observe_checked(self, state, seats, out):
-        seats = state.to_move if seats is None else seats
-        return checks.observe_checked(state._buf, seats, out, NO_SKIP, self.num_players)
-
-    def _step_checked(self, state, actions, rewards, row):
-        return checks.step_checked(state._buf, actions, rewards, row, self.reward == "score", self.num_players)
+    def _fused_calls(self):
+        return (checks.step_checked, (self.reward == "score", self.num_players), checks.legal_mask_checked,
+                checks.observe_checked, (self.num_players,))
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
