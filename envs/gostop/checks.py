@@ -17,18 +17,8 @@ from . import cards as C
 from .kernels import has_quad, mask_one, month_count, observe_one, popcount, score_of, step_one, unpack
 from .position import MAX_GO_SCORE
 from .scoring import GO_BUDGET
-from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
+from .state import FIELDS, GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
 
-FIELDS = (
-    ("to_move", np.int8, ()), ("done", np.bool_, ()), ("rng_key", np.uint64, ()),
-    ("rng_counter", np.uint64, ()), ("hands", np.uint64, (2,)), ("layout", np.uint64, ()),
-    ("captured", np.uint64, (2,)), ("stock", np.int8, (48,)), ("stock_top", np.int8, ()),
-    ("stock_end", np.int8, ()), ("ppuk_owner", np.int8, (12,)), ("go_count", np.int16, (2,)),
-    ("go_score", np.int16, (2,)), ("ppuk_count", np.int8, (2,)), ("score", np.int16, (2,)),
-    ("phase", np.int8, ()), ("played", np.int8, ()), ("hand_pick", np.int8, ()), ("flipped", np.int8, ()),
-    ("winner", np.int8, ()), ("payout", np.int64, ()), ("reason", np.int8, ()), ("redeals", np.int16, ()),
-    ("skipped", np.int16, (2,)),
-)
 RULES = (
     (("to_move",), "to_move must be a seat (0 or 1)"),
     (("phase",), "phase must be in 0..4 (play, hand choice, stock choice, go/stop, over)"),

@@ -83,20 +83,15 @@ class Yacht(Game):
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
-        B, P = key.shape[0], self.num_players
-        key, counter = key.astype(np.uint64), counter.astype(np.uint64)  # copies
-        dice = np.empty(B, np.int16)
-        kernels.new_games(key, counter, dice)
-        return YachtState(
-            to_move=np.zeros(B, np.int8),
-            done=np.zeros(B, bool),
-            rng_key=key,
-            rng_counter=counter,
-            dice=dice,
-            rolls_left=np.full(B, ROLLS_PER_TURN, np.int8),
-            round=np.ones(B, np.int8),
-            sheets=np.full((B, P, NUM_CATEGORIES), -1, np.int16),
-        )
+        state = YachtState.empty(key.shape[0], self.num_players)
+        state.rng_key[:] = key
+        state.rng_counter[:] = counter
+        kernels.new_games(state._buf, np.arange(key.shape[0]))
+        return state
+
+    def _reset_rows(self, state, rows):
+        """As :meth:`Game._reset_rows` (the same new games), written straight into ``state``."""
+        kernels.new_games(state._buf, rows)
 
     # ------------------------------------------------------ masks and steps
     def _legal_mask(self, state):
