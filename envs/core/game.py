@@ -552,7 +552,7 @@ class Game:
                     arr = np.ascontiguousarray(self._action_array(actions, state.batch_size))
                 rewards = np.zeros((arr.shape[0], self.num_players), dtype=np.float32)
                 try:
-                    rule, kind, i = fast.step(buf, arr, rewards, fast.row, *fast.step_args)
+                    rule, kind, i, _ = fast.step(buf, arr, rewards, fast.row, *fast.step_args)
                 except Exception:  # numba refused an argument (before anything ran): the general path says why
                     rule = kind = -1
                 if rule == kind == -1:
@@ -575,9 +575,10 @@ class Game:
 
         * ``step(buf, actions, rewards, row, *step_args)``: check the state, then the (B,) int64
           ``actions``, then step, writing nothing unless every check passes; returns ``(rule,
-          kind, game)`` (``rule`` as the check kernel's, ``kind`` as
-          :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch); ``rewards``
-          (B, P) zeroed, ``row`` (A,) bool scratch;
+          kind, game, touched)`` (``rule`` as the check kernel's, ``kind`` as
+          :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch; ``touched`` as
+          :func:`~envs.core.kernels.step_checked_all`'s); ``rewards`` (B, P) zeroed, ``row`` (A,)
+          bool scratch;
         * ``mask(buf, out, skip, *check_params)`` and ``observe(buf, seats, out, skip,
           *observe_args)``: the state check's ``(rule, game)``, ``out`` filled only when it
           passes (``seats`` the (B,) observing seats).

@@ -237,29 +237,51 @@ def observe_all(observe_one, s, seats, out):
         observe_one(i, seats[i], s, out[i])
 
 
+MASK_BLOCK = 64
+"""Games per block of the checked step's action check (:func:`step_checked_all`)."""
+
+
 @kernel(inline=True)
-def step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg):
+def no_touch(i, s):
+    """The ``touch_one`` of a game whose masks read no large table: nothing to read ahead."""
+    return np.uint64(0)
+
+
+@kernel(inline=True)
+def step_checked_all(step_one, mask_one, touch_one, s, actions, rewards, row, cfg):
     """The action check of ``Game.step`` then the step, in one pass of the caller's kernel:
-    ``(kind, i)`` as :func:`first_bad_action` (``row`` (A,) bool is scratch for one game's
-    mask); the games are stepped only when every action is fine (``kind`` 0).
+    ``(kind, i, touched)``, ``(kind, i)`` as :func:`first_bad_action` (``row`` (A,) bool is
+    scratch for one game's mask); the games are stepped only when every action is fine
+    (``kind`` 0).
+
+    The masks go in blocks of :data:`MASK_BLOCK` games: ``touch_one(i, s)`` first reads, for
+    every game of the block in a loop of its own, the table entries its mask reads at random
+    (a uint64 of them, xored into ``touched``), so that their cache misses overlap
+    (``no_touch`` for a game whose masks read no large table).  The caller returns
+    ``touched``, which keeps those reads.
 
     A game's checked step kernel (``envs/<game>/checks.py``) runs the state check first, so
     one dispatch validates and steps.
     """
     B = actions.shape[0]
+    touched = np.uint64(0)
     for i in range(B):
         if s.done[i]:
-            return 1, i
+            return 1, i, touched
     A = row.shape[0]
     for i in range(B):
         if actions[i] < 0 or actions[i] >= A:
-            return 2, i
-    for i in range(B):
-        mask_one(i, s, row)
-        if not row[actions[i]]:
-            return 3, i
+            return 2, i, touched
+    for start in range(0, B, MASK_BLOCK):
+        stop = min(B, start + MASK_BLOCK)
+        for i in range(start, stop):
+            touched ^= touch_one(i, s)
+        for i in range(start, stop):
+            mask_one(i, s, row)
+            if not row[actions[i]]:
+                return 3, i, touched
     step_all(step_one, s, actions, rewards, cfg)
-    return 0, -1
+    return 0, -1, touched
 
 
 # ------------------------------------------------------------ batch validation
@@ -346,6 +368,14 @@ def nth_legal(mask, row, r):
         if seen > r:
             return a
     return -1
+
+
+@kernel
+def pick_legal(mask, row, u):
+    """The ``int(u * k)``-th legal action of row ``row`` of a (B, A) bool mask with ``k`` legal
+    actions (``u`` in [0, 1)); 0 for a row with none."""
+    k = legal_count(mask, row)
+    return nth_legal(mask, row, np.int64(u * k)) if k else 0
 
 
 @kernel
