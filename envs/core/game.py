@@ -60,44 +60,52 @@ def _array(dtype, ndim: int):
 
 class _Fused:
     """What a game's checked calls need for their one-dispatch path (:attr:`Game._fast`): the
-    kernels of :meth:`Game._fused_calls` and their trailing arguments, the check kernel and its
-    parameters, the (A,) bool scratch row of the step's action check (kernels hold the GIL, so
-    one row per game is never used by two calls at once), and what a whole state of the game
-    looks like.
+    check kernel and its parameters, the (A,) bool scratch row of the step's action check
+    (kernels hold the GIL, so one row per game is never used by two calls at once), what a
+    whole state of the game looks like, and ``step``, ``mask`` and ``observe``: each kind's
+    ``(kernel, trailing arguments)`` of :meth:`Game._fused_call`, prepared on first use.
 
-    The kernels are compiled for exactly the argument types of these calls (writeable
+    Each kernel is compiled for exactly the argument types of its call (writeable
     C-contiguous arrays of the buffer's, the outputs' and the arguments' dtypes) and for no
     other, so numba's dispatch refuses any other buffer or argument (read-only, strided,
     another dtype, not an array) with a ``TypeError`` before anything runs, and the caller
     takes the general path, which says what is wrong.
     """
 
-    __slots__ = ("step", "step_args", "mask", "observe", "observe_args", "check", "check_args", "row",
-                 "attrs", "state_cls")
-
-    def __init__(self, game: "Game", calls: tuple):
-        self.step, self.step_args, self.mask, self.observe, self.observe_args = calls
+    def __init__(self, game: "Game"):
+        self.game = game
+        self.identity, self.state_cls, self.attrs = game.identity, game.state_cls, game.checker.attrs
         self.check, self.check_args = game.checker.kernel, tuple(game._check_params())
         self.row = np.zeros(game.num_actions, dtype=bool)
-        self.attrs, self.state_cls = game.checker.attrs, game.state_cls
-        buf, flags, f32 = _array(np.uint8, 1), _array(np.bool_, 1), _array(np.float32, 2)
-        tail = [numba_typeof(a) for a in self.check_args]
-        _kernels.compiled_for(self.step, (buf, _array(np.int64, 1), f32, flags,
-                                          *(numba_typeof(a) for a in self.step_args)))
-        _kernels.compiled_for(self.mask, (buf, _array(np.bool_, 2), flags, *tail))
-        obs_tail = [numba_typeof(a) for a in self.observe_args]
-        _kernels.compiled_for(self.observe, *((buf, _array(seat, 1), f32, flags, *obs_tail)
-                                              for seat in (np.int8, np.int64)))
 
-    def buffer(self, game: "Game", state):
+    def _prepared(self, kind: str, *heads) -> tuple:
+        kernel, args = self.game._fused_call(kind)
+        tail = tuple(numba_typeof(a) for a in args)
+        _kernels.compiled_for(kernel, *((_array(np.uint8, 1), *head, *tail) for head in heads))
+        return kernel, args
+
+    @functools.cached_property
+    def step(self) -> tuple:
+        return self._prepared("step", (_array(np.int64, 1), _array(np.float32, 2), _array(np.bool_, 1)))
+
+    @functools.cached_property
+    def mask(self) -> tuple:
+        return self._prepared("mask", (_array(np.bool_, 2), _array(np.bool_, 1)))
+
+    @functools.cached_property
+    def observe(self) -> tuple:
+        return self._prepared("observe", *((_array(seat, 1), _array(np.float32, 2), _array(np.bool_, 1))
+                                           for seat in (np.int8, np.int64)))
+
+    def buffer(self, state):
         """The buffer of ``state`` when a checked call may take the one-dispatch path: a state of
-        ``game`` (its identity and class) with every field there; None otherwise (the general
+        this game (its identity and class) with every field there; None otherwise (the general
         path runs, and raises the right error).  The kernels check the buffer's type."""
         try:
             d = state.__dict__
         except AttributeError:
             return None
-        if d.get("identity") is not game.identity or type(state) is not self.state_cls or len(d) < self.attrs:
+        if d.get("identity") is not self.identity or type(state) is not self.state_cls or len(d) < self.attrs:
             return None
         return d.get("_buf")
 
@@ -279,10 +287,11 @@ class Game:
         ``check=False`` skips :meth:`check_state` (trusted callers)."""
         if check:
             fast = self._fast
-            buf = fast and fast.buffer(self, state)
+            buf = fast and fast.buffer(state)
             if buf is not None:
                 out = np.empty((state.done.shape[0], self.num_actions), dtype=bool)
-                if self._fused_ran(state, fast.mask, buf, out, NO_SKIP, *fast.check_args):
+                kernel, args = fast.mask
+                if self._fused_ran(state, kernel, buf, out, NO_SKIP, *args):
                     return out
             self._check(state)
         return self._legal_mask(state)
@@ -293,11 +302,12 @@ class Game:
         checked either way)."""
         if check:
             fast = self._fast
-            buf = fast and fast.buffer(self, state)
+            buf = fast and fast.buffer(state)
             if buf is not None:
                 at = state.to_move if seats is None else self.observer_seats(state, seats)
                 out = np.empty((at.shape[0], self.obs_size), dtype=np.float32)
-                if self._fused_ran(state, fast.observe, buf, at, out, NO_SKIP, *fast.observe_args):
+                kernel, args = fast.observe
+                if self._fused_ran(state, kernel, buf, at, out, NO_SKIP, *args):
                     return out
             self._check(state)
         return self._observe(state, None if seats is None else self.observer_seats(state, seats))
@@ -513,7 +523,7 @@ class Game:
         """
         if check:
             fast = self._fast
-            buf = fast and fast.buffer(self, state)
+            buf = fast and fast.buffer(state)
             if (buf is not None and type(where) is np.ndarray and where.shape == state.done.shape
                     and self._fused_ran(state, fast.check, 0, -1, where, buf, *fast.check_args)):
                 rows = where.nonzero()[0]  # a (B,) mask as the check kernel takes it: one check
@@ -545,14 +555,15 @@ class Game:
         """
         if check:
             fast = self._fast
-            buf = fast and fast.buffer(self, state)
+            buf = fast and fast.buffer(state)
             if buf is not None:
                 arr = actions
                 if type(arr) is not np.ndarray or arr.dtype is not _I64:
                     arr = np.ascontiguousarray(self._action_array(actions, state.batch_size))
                 rewards = np.zeros((arr.shape[0], self.num_players), dtype=np.float32)
+                kernel, args = fast.step
                 try:
-                    rule, kind, i, _ = fast.step(buf, arr, rewards, fast.row, *fast.step_args)
+                    rule, kind, i, _ = kernel(buf, arr, rewards, fast.row, *args)
                 except Exception:  # numba refused an argument (before anything ran): the general path says why
                     rule = kind = -1
                 if rule == kind == -1:
@@ -569,30 +580,29 @@ class Game:
             actions = np.asarray(actions, dtype=np.int64)
         return self._apply(state, actions)
 
-    def _fused_calls(self) -> tuple | None:
-        """The kernels of the checked calls in one dispatch each, or None (the checks run one by
-        one): ``(step, step_args, mask, observe, observe_args)``, called as
+    def _fused_call(self, kind: str) -> tuple | None:
+        """The kernel of the checked call ``kind`` in one dispatch and its trailing arguments,
+        ``(kernel, args)``, or None: the game has none (the checks run one by one).  Called as
 
-        * ``step(buf, actions, rewards, row, *step_args)``: check the state, then the (B,) int64
-          ``actions``, then step, writing nothing unless every check passes; returns ``(rule,
-          kind, game, touched)`` (``rule`` as the check kernel's, ``kind`` as
+        * ``"step"``: ``kernel(buf, actions, rewards, row, *args)``: check the state, then the
+          (B,) int64 ``actions``, then step, writing nothing unless every check passes; returns
+          ``(rule, kind, game, touched)`` (``rule`` as the check kernel's, ``kind`` as
           :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch; ``touched`` as
           :func:`~envs.core.kernels.step_checked_all`'s); ``rewards`` (B, P) zeroed, ``row`` (A,)
           bool scratch;
-        * ``mask(buf, out, skip, *check_params)`` and ``observe(buf, seats, out, skip,
-          *observe_args)``: the state check's ``(rule, game)``, ``out`` filled only when it
+        * ``"mask"``: ``kernel(buf, out, skip, *args)`` and ``"observe"``: ``kernel(buf, seats,
+          out, skip, *args)``: the state check's ``(rule, game)``, ``out`` filled only when it
           passes (``seats`` the (B,) observing seats).
 
-        ``check_params`` is :meth:`_check_params`; the arguments are built once per game (again
-        after any attribute of the game changes)."""
+        Each kind is prepared once per game, on its first call (again after any attribute of the
+        game changes)."""
         return None
 
     @functools.cached_property
     def _fast(self) -> "_Fused | None":
         """The fused calls' kernels and arguments (:class:`_Fused`), or None: the game has none, or
         the kernels run as Python (``NUMBA_DISABLE_JIT``) and check no types."""
-        calls = None if jit_disabled() else self._fused_calls()
-        return None if calls is None else _Fused(self, calls)
+        return None if jit_disabled() or self._fused_call("step") is None else _Fused(self)
 
     def _fused_ran(self, state, kernel, *args) -> bool:
         """Run a checked call's one-dispatch kernel (returning ``(rule, game)``): True when the state

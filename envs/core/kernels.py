@@ -21,7 +21,10 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    the state as one argument, its buffer (``state._buf``, see :mod:`envs.core.state`),
    and rebuild the field views inside with the game's ``unpack(buf)`` (a namedtuple
    ``Arrays`` of the fields, in order, written with :func:`block`); the scalar rules take
-   that namedtuple ``s`` and mutate its arrays in place (``s.dice[i] = ...``).
+   that namedtuple ``s`` and mutate its arrays in place (``s.dice[i] = ...``).  ``new_games(buf,
+   rows, ...)`` writes fresh games into the rows ``rows`` of a state buffer, each continuing
+   its row's stream: the game's ``new_games`` fills a ``state_cls.empty(B, P)`` holding the
+   streams, and its ``_reset_rows`` writes straight into the state being reset.
 2. **No allocation inside kernels** (``_nrt=False``): the Python side allocates every
    output (masks, observations, rewards) and scratch buffer and passes it in.  With
    numba's runtime on, each call of a helper from the batch loop pays atomic reference
@@ -48,7 +51,11 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    (``FIELDS``: name, dtype, shape after the batch axis) and one kernel that checks their
    shapes and every invariant of a game (``RULES``), compiled for exactly those dtypes
    (:class:`~envs.core.state_check.StateChecker`).  Every state the rules reach and every
-   loaded position must pass it; the random-play and position tests check that.
+   loaded position must pass it; the random-play and position tests check that.  The checked
+   ``step``, ``legal_mask`` and ``observe`` each validate and act in one dispatch: ``checks.py``
+   holds those kernels (the check's rules inlined before the batch loops, the step's action
+   check in :func:`step_checked_all`), named with their trailing arguments by the game's
+   ``_fused_call(kind)``.
 7. **The oracle**: move the former numpy implementation to
    ``tests/oracles/<game>_numpy.py`` as a subclass of the game overriding those methods,
    with ``ORACLE = ThatClass`` (``madang bench`` finds it there).  Write

@@ -6,7 +6,9 @@ order, each block padded to 8 bytes.  The fields are C-contiguous views into it,
 compiled kernels take the buffer alone and rebuild the same views inside
 (:func:`envs.core.kernels.block`), so one kernel argument carries the whole state.
 Assigning a field copies the new values into its view (the same dtype and shape only), so
-what Python reads and what the kernels read never drift apart.
+what Python reads and what the kernels read never drift apart.  A state class's layout for a
+batch size and seat count (:class:`Layout`) is computed once: a new state is one copy of its
+header-filled template buffer plus the field views (:meth:`BatchState.empty`).
 """
 
 from __future__ import annotations

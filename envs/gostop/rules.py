@@ -148,8 +148,10 @@ class GoStop(Game):
         kernels.step_rows(state._buf, rows, actions, rewards)
         return rewards
 
-    def _fused_calls(self):
-        return checks.step_checked, (0,), checks.legal_mask_checked, checks.observe_checked, ()
+    def _fused_call(self, kind):
+        if kind == "step":
+            return checks.step_checked, (0,)
+        return (checks.legal_mask_checked if kind == "mask" else checks.observe_checked), ()
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):

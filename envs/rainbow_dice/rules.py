@@ -154,10 +154,13 @@ class RainbowDice(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self._step_cfg)
         return rewards
 
-    def _fused_calls(self):
+    def _fused_call(self, kind):
         params = self._check_params()
-        return (checks.step_checked, (self._step_cfg, *params), checks.legal_mask_checked, checks.observe_checked,
-                (reach_table(), *params))
+        if kind == "step":
+            return checks.step_checked, (self._step_cfg, *params)
+        if kind == "mask":
+            return checks.legal_mask_checked, params
+        return checks.observe_checked, (reach_table(), *params)
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):

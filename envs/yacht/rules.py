@@ -109,9 +109,10 @@ class Yacht(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self.reward == "score")
         return rewards
 
-    def _fused_calls(self):
-        return (checks.step_checked, (self.reward == "score", self.num_players), checks.legal_mask_checked,
-                checks.observe_checked, (self.num_players,))
+    def _fused_call(self, kind):
+        if kind == "step":
+            return checks.step_checked, (self.reward == "score", self.num_players)
+        return (checks.legal_mask_checked if kind == "mask" else checks.observe_checked), (self.num_players,)
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):
