@@ -39,6 +39,9 @@ import functools
 from typing import Any
 
 import numpy as np
+from numba import from_dtype as numba_dtype
+from numba import typeof as numba_typeof
+from numba import types as numba_types
 
 from . import kernels as _kernels
 from . import rng as _rng
@@ -46,6 +49,65 @@ from .identity import GameIdentity
 from .kernels import jit_disabled
 from .state import BatchState
 from .state_check import NO_SKIP, StateChecker, game_index, rows_of
+
+_I64 = np.dtype(np.int64)
+"""The dtype of the fused step's actions (numpy's builtin dtypes are singletons, so ``is`` compares them)."""
+
+
+def _array(dtype, ndim: int):
+    return numba_types.Array(numba_dtype(np.dtype(dtype)), ndim, "C")
+
+
+class _Fused:
+    """What a game's checked calls need for their one-dispatch path (:attr:`Game._fast`): the
+    check kernel and its parameters, the (A,) bool scratch row of the step's action check
+    (kernels hold the GIL, so one row per game is never used by two calls at once), what a
+    whole state of the game looks like, and ``step``, ``mask`` and ``observe``: each kind's
+    ``(kernel, trailing arguments)`` of :meth:`Game._fused_call`, prepared on first use.
+
+    Each kernel is compiled for exactly the argument types of its call (writeable
+    C-contiguous arrays of the buffer's, the outputs' and the arguments' dtypes) and for no
+    other, so numba's dispatch refuses any other buffer or argument (read-only, strided,
+    another dtype, not an array) with a ``TypeError`` before anything runs, and the caller
+    takes the general path, which says what is wrong.
+    """
+
+    def __init__(self, game: "Game"):
+        self.game = game
+        self.identity, self.state_cls, self.attrs = game.identity, game.state_cls, game.checker.attrs
+        self.check, self.check_args = game.checker.kernel, tuple(game._check_params())
+        self.row = np.zeros(game.num_actions, dtype=bool)
+
+    def _prepared(self, kind: str, *heads) -> tuple:
+        kernel, args = self.game._fused_call(kind)
+        tail = tuple(numba_typeof(a) for a in args)
+        _kernels.compiled_for(kernel, *((_array(np.uint8, 1), *head, *tail) for head in heads))
+        return kernel, args
+
+    @functools.cached_property
+    def step(self) -> tuple:
+        return self._prepared("step", (_array(np.int64, 1), _array(np.float32, 2), _array(np.bool_, 1)))
+
+    @functools.cached_property
+    def mask(self) -> tuple:
+        return self._prepared("mask", (_array(np.bool_, 2), _array(np.bool_, 1)))
+
+    @functools.cached_property
+    def observe(self) -> tuple:
+        return self._prepared("observe", *((_array(seat, 1), _array(np.float32, 2), _array(np.bool_, 1))
+                                           for seat in (np.int8, np.int64)))
+
+    def buffer(self, state):
+        """The buffer of ``state`` when a checked call may take the one-dispatch path: a state of
+        this game (its identity and class) with every field there; None otherwise (the general
+        path runs, and raises the right error).  The kernels check the buffer's type."""
+        try:
+            d = state.__dict__
+        except AttributeError:
+            return None
+        if d.get("identity") is not self.identity or type(state) is not self.state_cls or len(d) < self.attrs:
+            return None
+        return d.get("_buf")
 
 
 class Game:
@@ -91,6 +153,15 @@ class Game:
             raise ValueError(f"{self.name}: reward='win' needs at least 2 players")
         self.num_players = int(num_players)
         self.reward = reward
+
+    def __setattr__(self, name, value):
+        # What is derived from the configuration (``identity``, the fused calls' arguments) is
+        # rebuilt on next use, so that a game changed after a call never checks states against
+        # its old configuration.
+        d = self.__dict__
+        d.pop("identity", None)
+        d.pop("_fast", None)
+        object.__setattr__(self, name, value)
 
     # -------------------------------------------------------------- identity
     def identity_options(self) -> tuple[tuple[str, object], ...]:
@@ -215,9 +286,13 @@ class Game:
 
         ``check=False`` skips :meth:`check_state` (trusted callers)."""
         if check:
-            out = np.empty((getattr(state, "batch_size", 0), self.num_actions), dtype=bool)
-            if self._fused(state, lambda: self._mask_checked(state, out)):
-                return out
+            fast = self._fast
+            buf = fast and fast.buffer(state)
+            if buf is not None:
+                out = np.empty((state.done.shape[0], self.num_actions), dtype=bool)
+                kernel, args = fast.mask
+                if self._fused_ran(state, kernel, buf, out, NO_SKIP, *args):
+                    return out
             self._check(state)
         return self._legal_mask(state)
 
@@ -226,10 +301,14 @@ class Game:
         :meth:`observer_seats`).  ``check=False`` skips :meth:`check_state` (the seats are
         checked either way)."""
         if check:
-            out = np.empty((getattr(state, "batch_size", 0), self.obs_size), dtype=np.float32)
-            if self._fused(state, lambda: self._observe_checked(
-                    state, None if seats is None else self.observer_seats(state, seats), out)):
-                return out
+            fast = self._fast
+            buf = fast and fast.buffer(state)
+            if buf is not None:
+                at = state.to_move if seats is None else self.observer_seats(state, seats)
+                out = np.empty((at.shape[0], self.obs_size), dtype=np.float32)
+                kernel, args = fast.observe
+                if self._fused_ran(state, kernel, buf, at, out, NO_SKIP, *args):
+                    return out
             self._check(state)
         return self._observe(state, None if seats is None else self.observer_seats(state, seats))
 
@@ -443,11 +522,16 @@ class Game:
         anything).
         """
         if check:
-            done = getattr(state, "done", None)
-            if (isinstance(where, np.ndarray) and where.dtype == bool and isinstance(done, np.ndarray)
-                    and where.shape == done.shape and where.flags.c_contiguous and where.flags.writeable):
-                self._check(state, skip=where)  # a (B,) mask as the check kernel takes it: one check
-                rows = np.flatnonzero(where)
+            fast = self._fast
+            buf = fast and fast.buffer(state)
+            if (buf is not None and type(where) is np.ndarray and where.shape == state.done.shape
+                    and self._fused_ran(state, fast.check, 0, -1, where, buf, *fast.check_args)):
+                rows = where.nonzero()[0]  # a (B,) mask as the check kernel takes it: one check
+            elif (isinstance(where, np.ndarray) and where.dtype == bool and where.ndim == 1
+                    and where.shape == getattr(getattr(state, "done", None), "shape", None)
+                    and where.flags.c_contiguous and where.flags.writeable):
+                self._check(state, skip=where)
+                rows = where.nonzero()[0]
             else:
                 self._check(state, 0, 0)
                 rows = rows_of(where, state.batch_size)
@@ -456,7 +540,7 @@ class Game:
                 self._check(state, skip=replaced)
         else:
             where = np.asarray(where)
-            rows = np.flatnonzero(where) if where.dtype == bool else where.astype(np.int64)
+            rows = where.nonzero()[0] if where.dtype == bool else where.astype(np.int64)
         if rows.size:
             self._reset_rows(state, rows)
         return rows
@@ -470,87 +554,67 @@ class Game:
         sample from the mask).
         """
         if check:
-            rewards = self._step_fused(state, actions)
-            if rewards is not None:
-                return rewards
+            fast = self._fast
+            buf = fast and fast.buffer(state)
+            if buf is not None:
+                arr = actions
+                if type(arr) is not np.ndarray or arr.dtype is not _I64:
+                    arr = np.ascontiguousarray(self._action_array(actions, state.batch_size))
+                rewards = np.zeros((arr.shape[0], self.num_players), dtype=np.float32)
+                kernel, args = fast.step
+                try:
+                    rule, kind, i, _ = kernel(buf, arr, rewards, fast.row, *args)
+                except Exception:  # numba refused an argument (before anything ran): the general path says why
+                    rule = kind = -1
+                if rule == kind == -1:
+                    pass
+                elif rule:
+                    self._raise_rule(state, rule, i)
+                elif kind:
+                    self._raise_action(state, arr, kind, i)
+                else:
+                    return rewards
             self._check(state)
             actions = self._check_actions(state, actions)
         else:
             actions = np.asarray(actions, dtype=np.int64)
         return self._apply(state, actions)
 
-    def _step_checked(self, state: BatchState, actions: np.ndarray, rewards: np.ndarray, row: np.ndarray):
-        """Hook of the checked :meth:`step` in one kernel call: check the state, then the (B,)
-        int64 ``actions``, then step, writing nothing unless every check passes; returns
-        ``(rule, kind, game)`` (``rule`` as the check kernel's, ``kind`` as
-        :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch), ``rewards``
-        (B, P) zeroed, ``row`` (A,) bool scratch.  None: the game has none (the checks run one
-        by one)."""
+    def _fused_call(self, kind: str) -> tuple | None:
+        """The kernel of the checked call ``kind`` in one dispatch and its trailing arguments,
+        ``(kernel, args)``, or None: the game has none (the checks run one by one).  Called as
+
+        * ``"step"``: ``kernel(buf, actions, rewards, row, *args)``: check the state, then the
+          (B,) int64 ``actions``, then step, writing nothing unless every check passes; returns
+          ``(rule, kind, game, touched)`` (``rule`` as the check kernel's, ``kind`` as
+          :func:`~envs.core.kernels.first_bad_action`'s, 4 for a length mismatch; ``touched`` as
+          :func:`~envs.core.kernels.step_checked_all`'s); ``rewards`` (B, P) zeroed, ``row`` (A,)
+          bool scratch;
+        * ``"mask"``: ``kernel(buf, out, skip, *args)`` and ``"observe"``: ``kernel(buf, seats,
+          out, skip, *args)``: the state check's ``(rule, game)``, ``out`` filled only when it
+          passes (``seats`` the (B,) observing seats).
+
+        Each kind is prepared once per game, on its first call (again after any attribute of the
+        game changes)."""
         return None
 
-    def _mask_checked(self, state: BatchState, out: np.ndarray):
-        """Hook of the checked :meth:`legal_mask` in one kernel call: the state check's
-        ``(rule, game)``, ``out`` (B, A) filled only when it passes; None: the game has none."""
-        return None
+    @functools.cached_property
+    def _fast(self) -> "_Fused | None":
+        """The fused calls' kernels and arguments (:class:`_Fused`), or None: the game has none, or
+        the kernels run as Python (``NUMBA_DISABLE_JIT``) and check no types."""
+        return None if jit_disabled() or self._fused_call("step") is None else _Fused(self)
 
-    def _observe_checked(self, state: BatchState, seats, out: np.ndarray):
-        """Hook of the checked :meth:`observe` in one kernel call (``seats`` None or checked), as
-        :meth:`_mask_checked`."""
-        return None
-
-    def _fusable(self, state) -> bool:
-        """Whether a checked call may take its one-kernel path: a state of this game whose
-        fields are all there and whose buffer is the writeable uint8 array the kernels were
-        compiled for (anything else takes the general path, which raises its error)."""
-        if getattr(state, "identity", None) is not self.identity or jit_disabled():
-            return False
-        d = state.__dict__
-        buf = d.get("_buf")
-        return (len(d) >= self.checker.attrs and type(buf) is np.ndarray and buf.dtype == np.uint8
-                and buf.flags.writeable and buf.flags.c_contiguous)
-
-    def _fused(self, state, call) -> bool:
-        """Run a checked call's one-kernel hook ``call()`` (returning ``(rule, game)``): True when it
-        ran and the state passed, ``ValueError`` when a rule is broken, False where the general
-        path must run (as in :meth:`_step_fused`)."""
-        if not self._fusable(state):
-            return False
+    def _fused_ran(self, state, kernel, *args) -> bool:
+        """Run a checked call's one-dispatch kernel (returning ``(rule, game)``): True when the state
+        passed (the kernel wrote its output), ``ValueError`` when a rule is broken, False when numba
+        refused an argument before anything ran (the general path runs and says why)."""
         try:
-            result = call()
-        except ValueError:
-            raise
-        except Exception:  # numba refused the buffer (read-only, replaced): before anything ran
+            rule, i = kernel(*args)
+        except Exception:
             return False
-        if result is None:
-            return False
-        rule, i = result
         if rule:
             self._raise_rule(state, rule, i)
         return True
-
-    def _step_fused(self, state, actions) -> np.ndarray | None:
-        """The checked :meth:`step` through :meth:`_step_checked` (its rewards, or a
-        ``ValueError``), or None where the general path must run (no such hook, not a state of
-        this game, no compiled code, a buffer numba refuses): that path raises the right error."""
-        if not self._fusable(state):
-            return None
-        B = state.batch_size
-        arr = actions
-        if not (type(arr) is np.ndarray and arr.dtype == np.int64 and arr.shape == (B,) and arr.flags.c_contiguous):
-            arr = np.ascontiguousarray(self._action_array(actions, B))
-        rewards = np.zeros((B, self.num_players), dtype=np.float32)
-        try:
-            result = self._step_checked(state, arr, rewards, np.empty(self.num_actions, dtype=bool))
-        except Exception:  # numba refused the buffer (read-only, replaced): before anything ran
-            return None
-        if result is None:
-            return None
-        rule, kind, i = result
-        if rule:
-            self._raise_rule(state, rule, i)
-        if kind:
-            self._raise_action(state, arr, kind, i)
-        return rewards
 
     def step_where(self, state: BatchState, where, actions, check: bool = True) -> np.ndarray:
         """Step only the games ``where`` selects, in place; return (B, P) float32 rewards.

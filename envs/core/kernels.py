@@ -24,7 +24,10 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    the state as one argument, its buffer (``state._buf``, see :mod:`envs.core.state`),
    and rebuild the field views inside with the game's ``unpack(buf)`` (a namedtuple
    ``Arrays`` of the fields, in order, written with :func:`block`); the scalar rules take
-   that namedtuple ``s`` and mutate its arrays in place (``s.dice[i] = ...``).
+   that namedtuple ``s`` and mutate its arrays in place (``s.dice[i] = ...``).  ``new_games(buf,
+   rows, ...)`` writes fresh games into the rows ``rows`` of a state buffer, each continuing
+   its row's stream: the game's ``new_games`` fills a ``state_cls.empty(B, P)`` holding the
+   streams, and its ``_reset_rows`` writes straight into the state being reset.
 2. **No allocation inside kernels** (``_nrt=False``): the Python side allocates every
    output (masks, observations, rewards) and scratch buffer and passes it in.  With
    numba's runtime on, each call of a helper from the batch loop pays atomic reference
@@ -51,7 +54,11 @@ The pattern (``envs/yacht/kernels.py`` + ``envs/yacht/rules.py`` are the templat
    (``FIELDS``: name, dtype, shape after the batch axis) and one kernel that checks their
    shapes and every invariant of a game (``RULES``), compiled for exactly those dtypes
    (:class:`~envs.core.state_check.StateChecker`).  Every state the rules reach and every
-   loaded position must pass it; the random-play and position tests check that.
+   loaded position must pass it; the random-play and position tests check that.  The checked
+   ``step``, ``legal_mask`` and ``observe`` each validate and act in one dispatch: ``checks.py``
+   holds those kernels (the check's rules inlined before the batch loops, the step's action
+   check in :func:`step_checked_all`), named with their trailing arguments by the game's
+   ``_fused_call(kind)``.
 7. **The oracle**: move the former numpy implementation to
    ``tests/oracles/<game>_numpy.py`` as a subclass of the game overriding those methods,
    with ``ORACLE = ThatClass`` (``madang bench`` finds it there).  Write
@@ -104,6 +111,23 @@ def kernel(fn=None, *, inline: bool = False):
     if fn is None:
         return lambda f: guard_cache(njit(**options)(f))
     return guard_cache(njit(**options)(fn))
+
+
+def compiled_for(dispatcher, *signatures) -> None:
+    """Compile (or load from the disk cache) ``dispatcher`` for exactly ``signatures`` (tuples of
+    numba argument types) and for nothing else: a call with any other argument types (another
+    dtype, a read-only or strided array) raises ``TypeError`` instead of compiling a new
+    version, so a caller may rely on numba's dispatch to check its arguments' types."""
+    if jit_disabled():
+        return
+    missing = [tuple(sig) for sig in signatures if tuple(sig) not in dispatcher.overloads]
+    if missing:
+        dispatcher.disable_compile(False)
+        try:
+            for sig in missing:
+                dispatcher.compile(sig)
+        finally:
+            dispatcher.disable_compile()
 
 
 # ------------------------------------------------------------- random streams
@@ -224,29 +248,51 @@ def observe_all(observe_one, s, seats, out, cfg=None):
         observe_one(i, seats[i], s, out[i], cfg)
 
 
+MASK_BLOCK = 64
+"""Games per block of the checked step's action check (:func:`step_checked_all`)."""
+
+
 @kernel(inline=True)
-def step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg):
+def no_touch(i, s):
+    """The ``touch_one`` of a game whose masks read no large table: nothing to read ahead."""
+    return np.uint64(0)
+
+
+@kernel(inline=True)
+def step_checked_all(step_one, mask_one, touch_one, s, actions, rewards, row, cfg):
     """The action check of ``Game.step`` then the step, in one pass of the caller's kernel:
-    ``(kind, i)`` as :func:`first_bad_action` (``row`` (A,) bool is scratch for one game's
-    mask); the games are stepped only when every action is fine (``kind`` 0).
+    ``(kind, i, touched)``, ``(kind, i)`` as :func:`first_bad_action` (``row`` (A,) bool is
+    scratch for one game's mask); the games are stepped only when every action is fine
+    (``kind`` 0).
+
+    The masks go in blocks of :data:`MASK_BLOCK` games: ``touch_one(i, s)`` first reads, for
+    every game of the block in a loop of its own, the table entries its mask reads at random
+    (a uint64 of them, xored into ``touched``), so that their cache misses overlap
+    (``no_touch`` for a game whose masks read no large table).  The caller returns
+    ``touched``, which keeps those reads.
 
     A game's checked step kernel (``envs/<game>/checks.py``) runs the state check first, so
     one dispatch validates and steps.
     """
     B = actions.shape[0]
+    touched = np.uint64(0)
     for i in range(B):
         if s.done[i]:
-            return 1, i
+            return 1, i, touched
     A = row.shape[0]
     for i in range(B):
         if actions[i] < 0 or actions[i] >= A:
-            return 2, i
-    for i in range(B):
-        mask_one(i, s, row)
-        if not row[actions[i]]:
-            return 3, i
+            return 2, i, touched
+    for start in range(0, B, MASK_BLOCK):
+        stop = min(B, start + MASK_BLOCK)
+        for i in range(start, stop):
+            touched ^= touch_one(i, s)
+        for i in range(start, stop):
+            mask_one(i, s, row)
+            if not row[actions[i]]:
+                return 3, i, touched
     step_all(step_one, s, actions, rewards, cfg)
-    return 0, -1
+    return 0, -1, touched
 
 
 # ------------------------------------------------------------ batch validation
@@ -333,6 +379,14 @@ def nth_legal(mask, row, r):
         if seen > r:
             return a
     return -1
+
+
+@kernel
+def pick_legal(mask, row, u):
+    """The ``int(u * k)``-th legal action of row ``row`` of a (B, A) bool mask with ``k`` legal
+    actions (``u`` in [0, 1)); 0 for a row with none."""
+    k = legal_count(mask, row)
+    return nth_legal(mask, row, np.int64(u * k)) if k else 0
 
 
 @kernel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels import accept_candidates, pick_nth_legal
+from .kernels import accept_candidates, pick_legal, pick_nth_legal
 
 
 def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> np.ndarray:
@@ -19,7 +19,7 @@ def sample_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 3) -> 
         raise ValueError(f"mask must have shape (B, A), got {mask.shape}")
     mask = mask.astype(bool, copy=False)
     if mask.shape[0] == 1:
-        return _sample_one(mask[0], rng, tries)
+        return _sample_one(mask, rng, tries)
     return _sample_rows(mask, rng, tries)
 
 
@@ -41,17 +41,15 @@ def _sample_rows(mask: np.ndarray, rng: np.random.Generator, tries: int) -> np.n
     return actions
 
 
-def _sample_one(row: np.ndarray, rng: np.random.Generator, tries: int) -> np.ndarray:
-    """:func:`sample_legal` of a single row, with the same draws and the same result.
+def _sample_one(mask: np.ndarray, rng: np.random.Generator, tries: int) -> np.ndarray:
+    """:func:`sample_legal` of a (1, A) bool mask, with the same draws and the same result.
 
     Scalar draws give the values of size-1 ones (``rng.integers(0, A)`` is
     ``rng.integers(0, A, size=1)[0]``) at a fraction of their cost.  With one row, a miss
     ends the rejection rounds at once (more than half the rows missed).
     """
     if tries > 0:
-        c = int(rng.integers(0, row.shape[0], dtype=np.int64))
-        if row[c]:
+        c = int(rng.integers(0, mask.shape[1], dtype=np.int64))
+        if mask[0, c]:
             return np.array([c], dtype=np.int64)
-    legal = np.flatnonzero(row)
-    u = rng.random()
-    return np.array([legal[int(u * legal.size)] if legal.size else 0], dtype=np.int64)
+    return np.array([pick_legal(mask, 0, rng.random())], dtype=np.int64)

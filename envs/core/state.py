@@ -6,7 +6,9 @@ order, each block padded to 8 bytes.  The fields are C-contiguous views into it,
 compiled kernels take the buffer alone and rebuild the same views inside
 (:func:`envs.core.kernels.block`), so one kernel argument carries the whole state.
 Assigning a field copies the new values into its view (the same dtype and shape only), so
-what Python reads and what the kernels read never drift apart.
+what Python reads and what the kernels read never drift apart.  A state class's layout for a
+batch size and seat count (:class:`Layout`) is computed once: a new state is one copy of its
+header-filled template buffer plus the field views (:meth:`BatchState.empty`).
 """
 
 from __future__ import annotations
@@ -49,13 +51,58 @@ def _seats(cls, arrays: dict) -> int:
     return 0
 
 
+class Layout(tuple):
+    """Where the fields of a state lie in its buffer: ``(size, B, P, entries, header)`` with
+    ``entries`` ``((name, offset, dtype, shape), ...)`` in field order (after the header, blocks
+    padded to 8 bytes) and ``header`` a zeroed buffer of ``size`` bytes holding the header alone
+    (a new buffer is a copy of it: one allocation)."""
+
+    __slots__ = ()
+
+    def __new__(cls, B: int, P: int, fields):
+        entries, o = [], HEADER
+        for name, dtype, shape in fields:
+            dtype = np.dtype(dtype).newbyteorder("=")
+            entries.append((name, o, dtype, shape))
+            o += _padded(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize)
+        header = np.zeros(o, np.uint8)
+        header[:HEADER].view(np.int64)[:] = (B, P)
+        return super().__new__(cls, (o, B, P, tuple(entries), header))
+
+    def views(self, buf: np.ndarray) -> dict:
+        """The field views of ``buf`` (a buffer of this layout)."""
+        nd = np.ndarray
+        return {name: nd(shape, dtype, buf, o) for name, o, dtype, shape in self[3]}
+
+
 _LAYOUTS: dict = {}
-"""Cached buffer layouts, by state class and the fields' dtypes and shapes."""
+"""Cached layouts: of a state class's own fields by ``(cls, B, P)``, of other arrays by their
+dtypes and shapes."""
 
 
-def _layout(cls, names, arrays: dict) -> tuple:
-    """``(size, B, P, ((name, offset, dtype, shape), ...))``: where each of ``arrays`` (one per
-    field ``names`` of ``cls``) lies in a buffer, after the header, blocks padded to 8 bytes."""
+def _remember(key, layout: Layout) -> Layout:
+    if len(_LAYOUTS) > 4096:
+        _LAYOUTS.clear()
+    _LAYOUTS[key] = layout
+    return layout
+
+
+def layout_of(cls, B: int, P: int) -> Layout:
+    """The layout of a state of class ``cls`` (whose ``FIELDS`` list its game's fields) holding
+    ``B`` games of ``P`` seats, built once."""
+    key = (cls, B, P)
+    layout = _LAYOUTS.get(key)
+    if layout is None:
+        if not any("P" in trail for _, _, trail in cls.FIELDS):
+            P = 0  # the header's P of a class without a seat axis (see _seats)
+        layout = _remember(key, Layout(B, P, [
+            (name, dtype, (B,) + tuple(P if d == "P" else d for d in trail)) for name, dtype, trail in cls.FIELDS]))
+    return layout
+
+
+def _layout(cls, names, arrays: dict) -> Layout:
+    """The layout of a buffer holding ``arrays`` (one per field ``names`` of ``cls``): the class's
+    own (:func:`layout_of`) when they have its dtypes and shapes."""
     try:
         key = (cls,) + tuple((arrays[k].dtype, arrays[k].shape) for k in names)
     except (KeyError, AttributeError):
@@ -69,39 +116,26 @@ def _layout(cls, names, arrays: dict) -> tuple:
             raise ValueError(f"state field {name} must be a numpy array with a batch axis, "
                              f"got {type(a).__name__}" + (f" of shape {a.shape}" if isinstance(a, np.ndarray) else ""))
     B = int(arrays[names[0]].shape[0])
-    entries, o = [], HEADER
     for name in names:
-        a = arrays[name]
-        if a.shape[0] != B:
-            raise ValueError(f"state field {name} holds {a.shape[0]} games, {names[0]} {B}")
-        entries.append((name, o, a.dtype.newbyteorder("="), a.shape))
-        o += _padded(a.nbytes)
-    layout = (o, B, _seats(cls, arrays), tuple(entries))
-    if len(_LAYOUTS) > 4096:
-        _LAYOUTS.clear()
-    _LAYOUTS[key] = layout
-    return layout
+        if arrays[name].shape[0] != B:
+            raise ValueError(f"state field {name} holds {arrays[name].shape[0]} games, {names[0]} {B}")
+    P = _seats(cls, arrays)
+    layout = Layout(B, P, [(name, arrays[name].dtype, arrays[name].shape) for name in names])
+    if getattr(cls, "FIELDS", None) is not None and layout[3] == layout_of(cls, B, P)[3]:
+        layout = layout_of(cls, B, P)
+    return layout if key is None else _remember(key, layout)
 
 
-def _pack(cls, arrays: dict) -> tuple[np.ndarray, dict]:
-    """One new buffer holding a copy of ``arrays`` (one per field of ``cls``), and its views."""
+def _packed(cls, arrays: dict) -> tuple[Layout, np.ndarray, dict]:
+    """The layout of ``arrays`` (one per field of ``cls``), one new buffer holding a copy of them,
+    and its views."""
     names = _FIELD_NAMES.get(cls) or _FIELD_NAMES.setdefault(cls, tuple(f.name for f in dataclasses.fields(cls)))
-    size, B, P, entries = _layout(cls, names, arrays)
-    buf = np.zeros(size, np.uint8)
-    buf[:HEADER].view(np.int64)[:] = (B, P)
-    views = {}
-    for name, o, dtype, shape in entries:
-        v = views[name] = np.ndarray(shape, dtype, buffer=buf, offset=o)
+    layout = _layout(cls, names, arrays)
+    buf = layout[4].copy()
+    views = layout.views(buf)
+    for name, v in views.items():
         v[...] = arrays[name]
-    return buf, views
-
-
-def _views(buf: np.ndarray, template: dict) -> dict:
-    """The field views of ``buf`` (laid out as a buffer of ``template``'s arrays, one per field)."""
-    out = {}
-    for name, o, dtype, shape in _layout(None, tuple(template), template)[3]:
-        out[name] = np.ndarray(shape, dtype, buffer=buf, offset=o)
-    return out
+    return layout, buf, views
 
 
 @dataclasses.dataclass
@@ -127,13 +161,35 @@ class BatchState:
     before changing anything; ``check=False`` is for trusted internal callers.
     """
 
+    __slots__ = ("_layout",)  # the buffer's Layout (outside __dict__, which holds the fields)
     identity = None  # set on every state a game makes (not a dataclass field)
 
     def __post_init__(self):
         d = self.__dict__
-        buf, views = _pack(type(self), {k: d[k] for k in _field_names(self)})
+        layout, buf, views = _packed(type(self), {k: d[k] for k in _field_names(self)})
         d.update(views)
         d["_buf"] = buf
+        object.__setattr__(self, "_layout", layout)
+
+    @classmethod
+    def empty(cls, batch: int, seats: int):
+        """A state of ``batch`` games of ``seats`` seats with every field zero, over one new buffer
+        laid out for the class's ``FIELDS`` (for a game's kernels to fill; no identity yet)."""
+        return cls._over(layout_of(cls, batch, seats), None)
+
+    @classmethod
+    def _over(cls, layout: Layout, buf, identity=None, views=None):
+        """A state of ``cls`` over ``buf`` (laid out as ``layout``; None: a new zeroed buffer),
+        with ``views`` of it when they are already made."""
+        if buf is None:
+            buf = layout[4].copy()
+        out = object.__new__(cls)
+        d = out.__dict__
+        d.update(layout.views(buf) if views is None else views)
+        d["_buf"] = buf
+        d["identity"] = identity
+        object.__setattr__(out, "_layout", layout)
+        return out
 
     def __setattr__(self, name, value):
         d = self.__dict__
@@ -163,11 +219,12 @@ class BatchState:
         return {"_buf": self._buf, "identity": self.identity, "spec": spec}
 
     def __setstate__(self, d):
-        B = int(d["_buf"][:HEADER].view(np.int64)[0])
-        template = {k: np.zeros((B,) + tuple(trail), np.dtype(dt)) for k, dt, trail in d["spec"]}
-        self.__dict__.update(_views(d["_buf"], template))
+        B, P = (int(x) for x in d["_buf"][:HEADER].view(np.int64))
+        layout = Layout(B, P, [(k, dt, (B,) + tuple(trail)) for k, dt, trail in d["spec"]])
+        self.__dict__.update(layout.views(d["_buf"]))
         self.__dict__["_buf"] = d["_buf"]
         self.__dict__["identity"] = d["identity"]
+        object.__setattr__(self, "_layout", layout)
 
     def _arrays(self) -> dict[str, np.ndarray]:
         return {k: getattr(self, k) for k in _field_names(self)}
@@ -175,22 +232,12 @@ class BatchState:
     def _new(self, arrays: dict[str, np.ndarray]):
         """A state of this type and identity holding ``arrays`` (one per field, copied into a new
         buffer), without the dataclass constructor."""
-        out = object.__new__(type(self))
-        d = out.__dict__
-        buf, views = _pack(type(self), arrays)
-        d.update(views)
-        d["_buf"] = buf
-        d["identity"] = self.identity
-        return out
+        layout, buf, views = _packed(type(self), arrays)
+        return self._over(layout, buf, self.identity, views)
 
     def _with_buffer(self, buf: np.ndarray):
         """A state of this type and identity over ``buf`` (laid out as this state's buffer)."""
-        out = object.__new__(type(self))
-        d = out.__dict__
-        d.update(_views(buf, self._arrays()))
-        d["_buf"] = buf
-        d["identity"] = self.identity
-        return out
+        return self._over(self._layout, buf, self.identity)
 
     @property
     def buffer(self) -> np.ndarray:

@@ -11,24 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.kernels import kernel, mask_all, observe_all, step_checked_all
+from ..core.kernels import kernel, mask_all, no_touch, observe_all, step_checked_all
 from ..core.state_check import StateChecker
 from . import cards as C
 from .kernels import has_quad, mask_one, month_count, observe_one, popcount, score_of, step_one, unpack
 from .position import MAX_GO_SCORE
 from .scoring import GO_BUDGET
-from .state import GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
+from .state import FIELDS, GO_STOP, HAND_CHOICE, NAGARI, OVER, PLAY, REASONS, STOCK_CHOICE
 
-FIELDS = (
-    ("to_move", np.int8, ()), ("done", np.bool_, ()), ("rng_key", np.uint64, ()),
-    ("rng_counter", np.uint64, ()), ("hands", np.uint64, (2,)), ("layout", np.uint64, ()),
-    ("captured", np.uint64, (2,)), ("stock", np.int8, (48,)), ("stock_top", np.int8, ()),
-    ("stock_end", np.int8, ()), ("ppuk_owner", np.int8, (12,)), ("go_count", np.int16, (2,)),
-    ("go_score", np.int16, (2,)), ("ppuk_count", np.int8, (2,)), ("score", np.int16, (2,)),
-    ("phase", np.int8, ()), ("played", np.int8, ()), ("hand_pick", np.int8, ()), ("flipped", np.int8, ()),
-    ("winner", np.int8, ()), ("payout", np.int64, ()), ("reason", np.int8, ()), ("redeals", np.int16, ()),
-    ("skipped", np.int16, (2,)),
-)
 RULES = (
     (("to_move",), "to_move must be a seat (0 or 1)"),
     (("phase",), "phase must be in 0..4 (play, hand choice, stock choice, go/stop, over)"),
@@ -204,17 +194,18 @@ def _check_buffer(lo, hi, skip, buf):
 def step_checked(buf, actions, rewards, row, cfg):
     """``Game.step`` with ``check=True`` in one dispatch: the state check (``(rule, 0, game)``
     when a rule is broken), then the action check (``(0, kind, game)``, ``kind`` as
-    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``); nothing is
-    written unless every check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
+    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``), each followed
+    by :func:`~envs.core.kernels.step_checked_all`'s ``touched``; nothing is written unless every
+    check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
     ``row`` (A,) bool scratch; ``cfg`` is the step kernels' (unused)."""
     s = unpack(buf)
     rule, i = check_rules(0, -1, row[:0], s)
     if rule != 0:
-        return rule, 0, i
+        return rule, 0, i, np.uint64(0)
     if actions.shape[0] != s.done.shape[0]:
-        return 0, 4, -1
-    kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
-    return 0, kind, i
+        return 0, 4, -1, np.uint64(0)
+    kind, i, touched = step_checked_all(step_one, mask_one, no_touch, s, actions, rewards, row, cfg)
+    return 0, kind, i, touched
 
 
 @kernel

@@ -30,7 +30,6 @@ import numpy as np
 
 from ..core import rng
 from ..core.game import Game
-from ..core.state_check import NO_SKIP
 from . import checks, determinize, kernels, observation, position, text, view
 from . import deal as D
 from .actions import ACTION_SLICES, NUM_ACTIONS
@@ -149,15 +148,10 @@ class GoStop(Game):
         kernels.step_rows(state._buf, rows, actions, rewards)
         return rewards
 
-    def _mask_checked(self, state, out):
-        return checks.legal_mask_checked(state._buf, out, NO_SKIP)
-
-    def _observe_checked(self, state, seats, out):
-        seats = state.to_move.astype(np.int64) if seats is None else seats
-        return checks.observe_checked(state._buf, seats, out, NO_SKIP)
-
-    def _step_checked(self, state, actions, rewards, row):
-        return checks.step_checked(state._buf, actions, rewards, row, 0)
+    def _fused_call(self, kind):
+        if kind == "step":
+            return checks.step_checked, (0,)
+        return (checks.legal_mask_checked if kind == "mask" else checks.observe_checked), ()
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):

@@ -16,6 +16,17 @@ PHASE_NAMES = ("play", "hand_choice", "stock_choice", "go_stop", None)
 REASONS = (None, "stop", "chongtong", "three_ppuk", "nagari")
 STOP, CHONGTONG, THREE_PPUK, NAGARI = 1, 2, 3, 4
 
+FIELDS = (  # name, dtype, shape after the batch axis (the check's and the buffer's layout)
+    ("to_move", np.int8, ()), ("done", np.bool_, ()), ("rng_key", np.uint64, ()),
+    ("rng_counter", np.uint64, ()), ("hands", np.uint64, (2,)), ("layout", np.uint64, ()),
+    ("captured", np.uint64, (2,)), ("stock", np.int8, (48,)), ("stock_top", np.int8, ()),
+    ("stock_end", np.int8, ()), ("ppuk_owner", np.int8, (12,)), ("go_count", np.int16, (2,)),
+    ("go_score", np.int16, (2,)), ("ppuk_count", np.int8, (2,)), ("score", np.int16, (2,)),
+    ("phase", np.int8, ()), ("played", np.int8, ()), ("hand_pick", np.int8, ()), ("flipped", np.int8, ()),
+    ("winner", np.int8, ()), ("payout", np.int64, ()), ("reason", np.int8, ()), ("redeals", np.int16, ()),
+    ("skipped", np.int16, (2,)),
+)
+
 
 @dataclasses.dataclass
 class GoStopState(BatchState):
@@ -62,6 +73,8 @@ class GoStopState(BatchState):
     reason: np.ndarray
     redeals: np.ndarray
     skipped: np.ndarray
+
+    FIELDS = FIELDS
 
 
 def flat(a: np.ndarray) -> np.ndarray:

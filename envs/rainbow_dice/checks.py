@@ -15,7 +15,7 @@ from numba import types
 
 from ..core.kernels import kernel, step_checked_all
 from ..core.state_check import StateChecker
-from .kernels import mask_one, mask_rows, observe_rows, step_one, unpack
+from .kernels import mask_one, mask_rows, observe_rows, step_one, touch_one, unpack
 from .actions import SECOND_CARD_PRICE
 from .hands import HAND_RANKS, HAND_SCORES, NUM_HANDS, NUM_OUTCOMES, SATISFIED
 from .position import (
@@ -179,17 +179,18 @@ def _check_buffer(lo, hi, skip, buf, P, limited, copies):
 def step_checked(buf, actions, rewards, row, cfg, P, limited, copies):
     """``Game.step`` with ``check=True`` in one dispatch: the state check (``(rule, 0, game)``
     when a rule is broken), then the action check (``(0, kind, game)``, ``kind`` as
-    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``); nothing is
-    written unless every check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
+    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``), each followed
+    by :func:`~envs.core.kernels.step_checked_all`'s ``touched``; nothing is written unless every
+    check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
     ``row`` (A,) bool scratch; ``cfg`` is the step kernels' (``(score_rewards, limited)``)."""
     s = unpack(buf)
     rule, i = check_rules(0, -1, row[:0], s, P, limited, copies)
     if rule != 0:
-        return rule, 0, i
+        return rule, 0, i, np.uint64(0)
     if actions.shape[0] != s.done.shape[0]:
-        return 0, 4, -1
-    kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
-    return 0, kind, i
+        return 0, 4, -1, np.uint64(0)
+    kind, i, touched = step_checked_all(step_one, mask_one, touch_one, s, actions, rewards, row, cfg)
+    return 0, kind, i, touched
 
 
 @kernel
@@ -204,7 +205,7 @@ def legal_mask_checked(buf, out, skip, P, limited, copies):
 
 
 @kernel
-def observe_checked(buf, seats, reach, out, skip, P, limited, copies):
+def observe_checked(buf, seats, out, skip, reach, P, limited, copies):
     """``Game.observe`` with ``check=True`` in one dispatch, as :func:`legal_mask_checked`
     (``reach`` is ``turn_dp.reach_table()``; ``seats`` (B,) checked seats)."""
     s = unpack(buf)

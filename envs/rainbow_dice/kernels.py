@@ -31,7 +31,7 @@ from .observation import (
     SEAT_TOKENS, TOKEN_SCALE,
 )
 from .position import (
-    FINAL, FREE_REROLLS, GAME_OVER, LATE_ROUND, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD, pile_bits,
+    ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, LATE_ROUND, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD, pile_bits,
 )
 from .scoring import DUP_STEP, NUM_RANKS, RANK_STEP, TOKEN_POINTS
 from .turn_dp import MAX_BUDGET, REACH_LEVELS
@@ -113,11 +113,33 @@ def unpack(buf):
 
 # ------------------------------------------------------------------ new games
 @kernel
-def new_games(key, counter, code):
-    """Throw the first dice of fresh games: one draw each; advances ``counter`` in place."""
-    for i in range(key.shape[0]):
-        code[i] = draw_int(key[i], counter[i], NUM_OUTCOMES)
-        counter[i] += np.uint64(1)
+def new_games(buf, rows, start_tokens, supply):
+    """Start a fresh game in every row ``rows[j]`` of a ``RainbowState`` buffer, continuing the row's
+    stream (``rng_key``, ``rng_counter``): one draw, its first throw; every seat holds
+    ``start_tokens`` tokens and no card, every pile ``supply`` copies (``UNLIMITED_SUPPLY`` for an
+    unlimited one); every other field of the row is written."""
+    s = unpack(buf)
+    P = s.tokens.shape[1]
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        s.code[i] = draw_int(s.key[i], s.counter[i], NUM_OUTCOMES)
+        s.counter[i] += np.uint64(1)
+        s.to_move[i] = 0
+        s.done[i] = False
+        s.phase[i] = ROLLING
+        s.free_rerolls[i] = FREE_REROLLS
+        s.die_actions[i] = 0
+        s.round_[i] = 1
+        for p in range(P):
+            s.tokens[i, p] = start_tokens
+            s.score[i, p] = TOKEN_POINTS * start_tokens
+            for h in range(NUM_HANDS):
+                s.cards[i, p, h] = 0
+            for r in range(NUM_RANKS):
+                s.rank_cards[i, p, r] = 0
+        for h in range(NUM_HANDS):
+            s.supply[i, h] = supply
+        s.piles[i] = ALL_PILES
 
 
 # ---------------------------------------------------------------------- masks
@@ -146,16 +168,22 @@ def legal_mask(buf, out):
 @kernel(inline=True)
 def mask_rows(s, out):
     """The body of :func:`legal_mask` over the unpacked ``s`` (also the checked mask's)."""
-    code = s.code
     B = out.shape[0]
     touched = _ZERO
     for start in range(0, B, _BLOCK):
         stop = min(B, start + _BLOCK)
         for i in range(start, stop):
-            touched ^= _SAT_BITS[code[i]]
+            touched ^= touch_one(i, s)
         for i in range(start, stop):
             mask_one(i, s, out[i])
     return touched
+
+
+@kernel(inline=True)
+def touch_one(i, s):
+    """Game ``i``'s entry of the satisfied-hands table (random reads in 373 KiB), which its mask
+    reads: what the block loops read ahead (:func:`mask_rows`, the checked step's action check)."""
+    return _SAT_BITS[s.code[i]]
 
 
 @kernel(inline=True)

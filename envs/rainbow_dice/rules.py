@@ -35,16 +35,14 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
-from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from ..core.validate import require_int
 from . import checks, kernels, observation, position, view
 from .actions import ACTION_SLICES, NUM_ACTIONS, describe_action
-from .hands import ALL_DICE, NUM_HANDS
+from .hands import ALL_DICE
 from .observation import OBS_SIZE
-from .position import ALL_PILES, FREE_REROLLS, ROLLING, UNLIMITED_SUPPLY
+from .position import UNLIMITED_SUPPLY
 from .position import LATE_ROUND  # noqa: F401 - imported from here by the bots
-from .scoring import NUM_RANKS, TOKEN_POINTS
 from .turn_dp import reach_table
 
 
@@ -129,33 +127,16 @@ class RainbowDice(Game):
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
-        key, counter = key.astype(np.uint64), counter.astype(np.uint64)  # copies
-        code = np.empty(key.shape[0], np.int64)
-        kernels.new_games(key, counter, code)
-        return self.fresh_state(key, counter, code)
+        state = RainbowState.empty(key.shape[0], self.num_players)
+        state.rng_key[:] = key
+        state.rng_counter[:] = counter
+        self._reset_rows(state, np.arange(key.shape[0]))
+        return state
 
-    def fresh_state(self, key, counter, code) -> RainbowState:
-        """The state at the start of a game whose first throw is ``code`` (the streams ``key`` and
-        ``counter`` already past that throw; copied into the new state's buffer)."""
-        B, P = key.shape[0], self.num_players
+    def _reset_rows(self, state, rows):
+        """As :meth:`Game._reset_rows` (the same new games), written straight into ``state``."""
         supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
-        return self._made(RainbowState(
-            to_move=np.zeros(B, np.int8),
-            done=np.zeros(B, bool),
-            rng_key=key,
-            rng_counter=counter,
-            code=code,
-            phase=np.full(B, ROLLING, np.int8),
-            free_rerolls=np.full(B, FREE_REROLLS, np.int8),
-            die_actions=np.zeros(B, np.int8),
-            round=np.ones(B, np.int8),
-            tokens=np.full((B, P), self.start_tokens, np.int32),
-            cards=np.zeros((B, P, NUM_HANDS), np.int16),
-            supply=np.full((B, NUM_HANDS), supply, np.int16),
-            piles=np.full(B, ALL_PILES),
-            rank_cards=np.zeros((B, P, NUM_RANKS), np.int32),
-            score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
-        ))
+        kernels.new_games(state._buf, rows, self.start_tokens, supply)
 
     # ------------------------------------------------------ masks and steps
     def _legal_mask(self, state):
@@ -173,15 +154,13 @@ class RainbowDice(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self._step_cfg)
         return rewards
 
-    def _mask_checked(self, state, out):
-        return checks.legal_mask_checked(state._buf, out, NO_SKIP, *self._check_params())
-
-    def _observe_checked(self, state, seats, out):
-        seats = state.to_move if seats is None else seats
-        return checks.observe_checked(state._buf, seats, reach_table(), out, NO_SKIP, *self._check_params())
-
-    def _step_checked(self, state, actions, rewards, row):
-        return checks.step_checked(state._buf, actions, rewards, row, self._step_cfg, *self._check_params())
+    def _fused_call(self, kind):
+        params = self._check_params()
+        if kind == "step":
+            return checks.step_checked, (self._step_cfg, *params)
+        if kind == "mask":
+            return checks.legal_mask_checked, params
+        return checks.observe_checked, (reach_table(), *params)
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):

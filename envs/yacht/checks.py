@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from ..core.kernels import kernel, mask_all, observe_all, step_checked_all
+from ..core.kernels import kernel, mask_all, no_touch, observe_all, step_checked_all
 from ..core.state_check import StateChecker
 from .kernels import mask_one, observe_one, step_one, unpack
 from .scoring import ACHIEVABLE, MULTISETS, NUM_CATEGORIES
@@ -104,17 +104,18 @@ def _check_buffer(lo, hi, skip, buf, P):
 def step_checked(buf, actions, rewards, row, cfg, P):
     """``Game.step`` with ``check=True`` in one dispatch: the state check (``(rule, 0, game)``
     when a rule is broken), then the action check (``(0, kind, game)``, ``kind`` as
-    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``); nothing is
-    written unless every check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
+    :func:`~envs.core.kernels.first_bad_action`), then the step (``(0, 0, -1)``), each followed
+    by :func:`~envs.core.kernels.step_checked_all`'s ``touched``; nothing is written unless every
+    check passes.  ``actions`` (B,) int64, ``rewards`` (B, P) zeroed,
     ``row`` (A,) bool scratch; ``cfg`` is the step kernels' (``score_rewards``)."""
     s = unpack(buf)
     rule, i = check_rules(0, -1, row[:0], s, P)
     if rule != 0:
-        return rule, 0, i
+        return rule, 0, i, np.uint64(0)
     if actions.shape[0] != s.done.shape[0]:
-        return 0, 4, -1
-    kind, i = step_checked_all(step_one, mask_one, s, actions, rewards, row, cfg)
-    return 0, kind, i
+        return 0, 4, -1, np.uint64(0)
+    kind, i, touched = step_checked_all(step_one, mask_one, no_touch, s, actions, rewards, row, cfg)
+    return 0, kind, i, touched
 
 
 @kernel

@@ -68,12 +68,24 @@ def reroll(dice, reroll_id, code):
 
 # ------------------------------------------------------------------ new games
 @kernel
-def new_games(key, counter, dice):
-    """Roll the first dice of fresh games: one draw each; advances ``counter`` in place."""
-    for i in range(key.shape[0]):
-        code = draw_int(key[i], counter[i], NUM_OUTCOMES)
-        counter[i] += np.uint64(1)
-        dice[i] = _ROLL_RESULT[_FULL_ROLL_OFFSET + code % _FULL_ROLL_MOD]
+def new_games(buf, rows):
+    """Start a fresh game in every row ``rows[j]`` of a ``YachtState`` buffer, continuing the row's
+    stream (``rng_key``, ``rng_counter``): one draw, its first roll; every other field of the row
+    is written."""
+    s = unpack(buf)
+    P = s.sheets.shape[1]
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        code = draw_int(s.key[i], s.counter[i], NUM_OUTCOMES)
+        s.counter[i] += np.uint64(1)
+        s.dice[i] = _ROLL_RESULT[_FULL_ROLL_OFFSET + code % _FULL_ROLL_MOD]
+        s.to_move[i] = 0
+        s.done[i] = False
+        s.rolls_left[i] = ROLLS_PER_TURN
+        s.round_[i] = 1
+        for p in range(P):
+            for c in range(NUM_CATEGORIES):
+                s.sheets[i, p, c] = -1
 
 
 # ---------------------------------------------------------------------- masks

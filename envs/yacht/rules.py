@@ -29,7 +29,6 @@ import dataclasses
 import numpy as np
 
 from ..core.game import Game
-from ..core.state_check import NO_SKIP
 from ..core.state import BatchState
 from . import checks, kernels, observation, position, view
 from .dice import NUM_REROLL_IDS, REROLL_BITS
@@ -84,20 +83,15 @@ class Yacht(Game):
 
     # ------------------------------------------------------------ new games
     def new_games(self, key, counter):
-        B, P = key.shape[0], self.num_players
-        key, counter = key.astype(np.uint64), counter.astype(np.uint64)  # copies
-        dice = np.empty(B, np.int16)
-        kernels.new_games(key, counter, dice)
-        return YachtState(
-            to_move=np.zeros(B, np.int8),
-            done=np.zeros(B, bool),
-            rng_key=key,
-            rng_counter=counter,
-            dice=dice,
-            rolls_left=np.full(B, ROLLS_PER_TURN, np.int8),
-            round=np.ones(B, np.int8),
-            sheets=np.full((B, P, NUM_CATEGORIES), -1, np.int16),
-        )
+        state = YachtState.empty(key.shape[0], self.num_players)
+        state.rng_key[:] = key
+        state.rng_counter[:] = counter
+        kernels.new_games(state._buf, np.arange(key.shape[0]))
+        return state
+
+    def _reset_rows(self, state, rows):
+        """As :meth:`Game._reset_rows` (the same new games), written straight into ``state``."""
+        kernels.new_games(state._buf, rows)
 
     # ------------------------------------------------------ masks and steps
     def _legal_mask(self, state):
@@ -115,15 +109,10 @@ class Yacht(Game):
         kernels.step_rows(state._buf, rows, actions, rewards, self.reward == "score")
         return rewards
 
-    def _mask_checked(self, state, out):
-        return checks.legal_mask_checked(state._buf, out, NO_SKIP, self.num_players)
-
-    def _observe_checked(self, state, seats, out):
-        seats = state.to_move if seats is None else seats
-        return checks.observe_checked(state._buf, seats, out, NO_SKIP, self.num_players)
-
-    def _step_checked(self, state, actions, rewards, row):
-        return checks.step_checked(state._buf, actions, rewards, row, self.reward == "score", self.num_players)
+    def _fused_call(self, kind):
+        if kind == "step":
+            return checks.step_checked, (self.reward == "score", self.num_players)
+        return (checks.legal_mask_checked if kind == "mask" else checks.observe_checked), (self.num_players,)
 
     # ---------------------------------------------------------- observation
     def _observe(self, state, seats):

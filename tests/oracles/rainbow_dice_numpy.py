@@ -28,7 +28,8 @@ from envs.rainbow_dice.observation import (
 from envs.rainbow_dice.position import (
     ALL_PILES, FINAL, FREE_REROLLS, GAME_OVER, LATE_ROUND, MAX_DIE_ACTIONS, NUM_ROUNDS, ROLLING, SECOND_CARD,
 )
-from envs.rainbow_dice.rules import RainbowDice
+from envs.rainbow_dice.position import UNLIMITED_SUPPLY
+from envs.rainbow_dice.rules import RainbowDice, RainbowState
 from envs.rainbow_dice.scoring import DUP_STEP, NUM_RANKS, RANK_STEP, TOKEN_POINTS, card_gain
 from envs.rainbow_dice.turn_dp import MAX_BUDGET, REACH_LEVELS, reach_table
 
@@ -161,7 +162,27 @@ class NumpyRainbowDice(RainbowDice):
         key, counter = key.astype(np.uint64), counter.astype(np.uint64).copy()
         code = rng.draw_index(key, counter, NUM_OUTCOMES)
         counter += np.uint64(1)
-        return self.fresh_state(key.copy(), counter, code)
+        B, P = key.shape[0], self.num_players
+        supply = self.copies_per_hand if self._limited else UNLIMITED_SUPPLY
+        return RainbowState(
+            to_move=np.zeros(B, np.int8),
+            done=np.zeros(B, bool),
+            rng_key=key.copy(),
+            rng_counter=counter,
+            code=code,
+            phase=np.full(B, ROLLING, np.int8),
+            free_rerolls=np.full(B, FREE_REROLLS, np.int8),
+            die_actions=np.zeros(B, np.int8),
+            round=np.ones(B, np.int8),
+            tokens=np.full((B, P), self.start_tokens, np.int32),
+            cards=np.zeros((B, P, NUM_HANDS), np.int16),
+            supply=np.full((B, NUM_HANDS), supply, np.int16),
+            piles=np.full(B, ALL_PILES),
+            rank_cards=np.zeros((B, P, NUM_RANKS), np.int32),
+            score=np.full((B, P), TOKEN_POINTS * self.start_tokens, np.int32),
+        )
+
+    _reset_rows = Game._reset_rows  # the generic new_games / put
 
     # ---------------------------------------------------------------- masks
     def _legal_mask(self, state):

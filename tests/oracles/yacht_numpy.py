@@ -79,6 +79,8 @@ class NumpyYacht(Yacht):
             sheets=np.full((B, P, NUM_CATEGORIES), -1, np.int16),
         )
 
+    _reset_rows = Game._reset_rows  # the generic new_games / put
+
     def _legal_mask(self, state):
         B = state.batch_size
         mask = np.empty((B, NUM_ACTIONS), dtype=bool)
