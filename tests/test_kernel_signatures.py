@@ -31,13 +31,9 @@ DECORATORS = {"njit", "jit", "kernel"}
 WRAPPERS = DECORATORS | {"StateChecker"}
 """Calls whose function arguments are compiled (``StateChecker`` compiles its check function)."""
 
-ALLOWED = {
-    # (file, kernel): why.  Remove an entry once its kernel takes the state's buffer (the test
-    # fails on an entry that no longer breaks a rule, so the list only shrinks).
-    ("envs/yacht/kernels.py", "new_games"):
-        "state construction: new games are built from loose arrays until branch frame-b lands",
-    ("envs/rainbow_dice/kernels.py", "new_games"):
-        "state construction: new games are built from loose arrays until branch frame-b lands",
+ALLOWED: dict = {
+    # (file, kernel): why.  The test fails on an entry that no longer breaks a rule, so the
+    # list only shrinks.  Empty: every kernel takes the state's buffer.
 }
 
 
