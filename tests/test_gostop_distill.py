@@ -9,6 +9,7 @@ import pytest
 import torch
 
 import agents
+from envs.gostop.actions import GO
 from training.evaluate import play_match
 from training.gostop_distill import GoStopDistillConfig, GoStopDistiller, as_tensors, losses, regrets, run
 
@@ -58,6 +59,18 @@ def test_labels_are_the_teachers_actions_on_the_recorded_decisions():
     np.testing.assert_array_equal(b["label"], again)
     greedy = agents.load("gostop-greedy").act(b["obs"], b["mask"], None)
     assert (b["label"] != greedy).any()
+
+
+def test_go_stop_decisions_only_records_exactly_the_students_go_stop_decisions():
+    cfg = dict(TINY, deals_per_round=64, opponents={"gostop-greedy": 1})
+    torch.manual_seed(0)
+    every = GoStopDistiller(GoStopDistillConfig.from_dict(cfg)).play_round()
+    torch.manual_seed(0)  # the same fresh network
+    only = GoStopDistiller(GoStopDistillConfig.from_dict(dict(cfg, decisions="go_stop"))).play_round()
+    at_go = every["mask"][:, GO]
+    assert 0 < at_go.sum() < at_go.size
+    for key in ("obs", "mask", "outcome", "rows"):
+        np.testing.assert_array_equal(only[key], every[key][at_go])
 
 
 def test_records_are_the_students_decisions_with_its_deal_outcome():
@@ -114,7 +127,7 @@ def test_value_targets_are_the_ppo_configs_scaled_points_and_win_bonus():
 @pytest.mark.parametrize("bad", [{"deals_per_round": 0}, {"sample_share": 1.5}, {"label_smoothing": -0.1},
                                  {"opponents": {}}, {"opponents": {"self": 0}}, {"opponents": {"self": -1}},
                                  {"teacher_options": []}, {"hidden": [0]}, {"seed": -1}, {"no_such": 1},
-                                 {"target": "argmax"}, {"regret_scale": 0}, {"argmax_weight": -0.1}])
+                                 {"target": "argmax"}, {"decisions": "go"}, {"regret_scale": 0}, {"argmax_weight": -0.1}])
 def test_bad_options_are_refused(bad):
     with pytest.raises(ValueError):
         GoStopDistillConfig.from_dict(bad)

@@ -9,7 +9,8 @@ choices on the positions its own play reaches:
   ``k``; each deal's opponent is drawn from ``opponents`` (name -> weight; ``"self"`` is the
   student playing greedily); the student samples from its policy in ``sample_share`` of the
   deals and plays greedily in the rest.  Every student decision with more than one legal
-  action is recorded (observation, mask) and, at the end of the round, all are labelled by
+  action (with ``decisions="go_stop"``, only its Go/Stop decisions) is recorded (observation,
+  mask) and, at the end of the round, all are labelled by
   **one** batched call of the teacher (``teacher``, with ``teacher_options``).  Each record
   also keeps the deal's outcome from the student's seat (signed points) for the value head.
   The label depends on ``target``: ``"values"`` (the default) takes the teacher's
@@ -57,6 +58,7 @@ from agents.torch_policy import ActorCritic, PolicyBot
 from envs.core.match import Match
 from envs.core.rng import seed_range
 from envs.gostop import GoStop
+from envs.gostop.actions import GO
 
 from . import dagger
 from .initial import load_policy_model
@@ -79,6 +81,10 @@ class GoStopDistillConfig(dagger.DaggerConfig):
     """Points per unit of the regret loss ("values")."""
     argmax_weight: float = 0.1
     """Weight of the cross-entropy to the best-valued move next to the regret ("values")."""
+    decisions: str = "all"
+    """Which of the student's decisions are labelled and learnt: "all" (every one with a choice)
+    or "go_stop" (only Go/Stop, where the search's edge over the heuristic is largest; the
+    card play stays the initial policy's, up to what the shared layers carry over)."""
     deals_per_round: int = 1024
     opponents: dict = field(default_factory=lambda: {"self": 0.5, "gostop-greedy": 0.5})
     """Opponent of each deal, drawn by weight: bot names, ``"self"`` (the greedy student)."""
@@ -107,6 +113,8 @@ class GoStopDistillConfig(dagger.DaggerConfig):
                             ("argmax_weight", 0, float("inf"))))
         if self.target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, got {self.target!r}")
+        if self.decisions not in DECISIONS:
+            raise ValueError(f"decisions must be one of {DECISIONS}, got {self.decisions!r}")
         self.check_ints(("eval_every", "eval_seed", "seed"), 0)
         for name in ("init", "teacher"):
             if not isinstance(getattr(self, name), str):
@@ -121,6 +129,7 @@ class GoStopDistillConfig(dagger.DaggerConfig):
 
 
 TARGETS = ("values", "action")
+DECISIONS = ("all", "go_stop")
 BUFFER_FIELDS = ("obs", "mask", "label", "values", "outcome")
 
 
@@ -217,9 +226,12 @@ class GoStopDistiller(dagger.DaggerRun):
         seating = np.where(student_seat[:, None] == np.arange(2)[None, :], student_index[:, None], opp_index[:, None])
         bots = [self.bot(greedy=True), self.bot(greedy=False), *self.opponent_bots]
         rows_l, obs_l, mask_l = [], [], []
+        go_stop_only = cfg.decisions == "go_stop"
 
         def record(move):
             keep = (move.seats == student_seat[move.rows]) & (move.mask.sum(axis=1) > 1)
+            if go_stop_only:
+                keep &= move.mask[:, GO]
             if keep.any():
                 rows_l.append(move.rows[keep])
                 obs_l.append(move.obs[keep].copy())
