@@ -27,18 +27,80 @@ def _played(game, batch=4, steps=9):
     return state
 
 
-def test_a_game_changed_after_a_call_checks_states_against_its_new_configuration():
-    game = Yacht(2)
-    state = game.init([0, 1])
-    actions = sample_legal(game.legal_mask(state), np.random.default_rng(0))
-    game.step(state, actions)
-    game.num_players = 3  # the fused calls' cached arguments and the identity are rebuilt
-    before = state.copy()
-    for call in (lambda: game.step(state, actions), lambda: game.legal_mask(state), lambda: game.observe(state),
-                 lambda: game.reset_where(state, state.done)):
-        with pytest.raises(ValueError, match=r"made by Yacht\(num_players=2\); this game is Yacht\(num_players=3\)"):
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+@pytest.mark.parametrize("name", ["num_players", "num_actions", "obs_size", "reward"])
+def test_a_games_configuration_is_fixed_once_made(game, name):
+    """Setting or deleting a game's public attribute after its constructor raises, changing nothing
+    (the kernels' output sizes, seats and rewards come from it: a change could send them past an
+    array); a state it made keeps working."""
+    state = _played(game)
+    value = getattr(game, name)
+    with pytest.raises(AttributeError, match="fixed when it is made"):
+        setattr(game, name, 40)
+    with pytest.raises(AttributeError, match="cannot be deleted"):
+        delattr(game, name)
+    assert getattr(game, name) == value
+    game.legal_mask(state)
+    game.observe(state)
+
+
+def test_a_subclass_of_a_game_is_sealed_after_its_own_constructor():
+    class Wider(Yacht):
+        def __init__(self):
+            super().__init__(2)
+            self.extra = 1  # still constructing: allowed
+
+    g = Wider()
+    assert g.extra == 1 and g.num_players == 2
+    with pytest.raises(AttributeError):
+        g.extra = 2
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_a_buffer_header_rewritten_through_state_buffer_is_refused(game):
+    state = _played(game)
+    before = state.copy(check=False)
+    header = state.buffer[:16].view(np.int64)
+    for value in (0, 1, state.batch_size - 1):
+        header[0] = value
+        for call in (lambda: game.legal_mask(state), lambda: game.observe(state), lambda: game.check_state(state),
+                     lambda: game.step(state, np.zeros(state.batch_size, np.int64)),
+                     lambda: game.reset_where(state, np.ones(state.batch_size, bool))):
+            with pytest.raises(ValueError, match="header"):
+                call()
+    header[0] = state.batch_size
+    assert state.equals(before)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_a_reshaped_done_view_is_refused(game):
+    state = _played(game)
+    state.done.shape = (2, state.batch_size // 2)
+    for call in (lambda: game.legal_mask(state), lambda: game.observe(state), lambda: game.check_state(state)):
+        with pytest.raises(ValueError):
             call()
-        assert state.equals(before)
+
+
+def test_a_state_of_another_class_with_this_games_identity_is_refused():
+    rainbow, yacht = RainbowDice(2), Yacht(2)
+    state = rainbow.init([0, 1])
+    state.identity = yacht.identity
+    before = state.copy(check=False)
+    for call in (lambda: yacht.reset_where(state, np.ones(2, bool)), lambda: yacht.legal_mask(state),
+                 lambda: yacht.check_state(state)):
+        with pytest.raises(ValueError, match="expected a YachtState"):
+            call()
+    assert state.equals(before)
+
+
+def test_the_layout_template_is_read_only():
+    from envs.core.state import layout_of
+    from envs.rainbow_dice.rules import RainbowState
+
+    template = layout_of(RainbowState, 4, 2)[4]
+    with pytest.raises(ValueError):
+        template[:8] = 0
+    assert RainbowDice(2).init(np.arange(4)).buffer.flags.writeable
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)

@@ -47,7 +47,7 @@ from . import kernels as _kernels
 from . import rng as _rng
 from .identity import GameIdentity
 from .kernels import jit_disabled
-from .state import BatchState
+from .state import HEADER, BatchState
 from .state_check import NO_SKIP, StateChecker, game_index, rows_of
 
 _I64 = np.dtype(np.int64)
@@ -56,6 +56,38 @@ _I64 = np.dtype(np.int64)
 
 def _array(dtype, ndim: int):
     return numba_types.Array(numba_dtype(np.dtype(dtype)), ndim, "C")
+
+
+def _sized_as_made(state, d: dict, buf) -> bool:
+    """Whether the header of ``buf`` (the batch size and seats the kernels size every field by)
+    and the batch axis of the ``done`` / ``to_move`` views (what the Python side sizes outputs
+    by) are still those of the layout ``state`` was made with: a write through ``state.buffer``
+    or a reshaped view would otherwise send a kernel past the end of an array."""
+    try:
+        layout = state._layout
+        return (buf[:HEADER].tobytes() == layout[5] and d["done"].shape[0] == layout[1]
+                and d["to_move"].shape[0] == layout[1])
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return False
+
+
+def _sealing(init):
+    """``init`` (a game class's constructor) that seals the game's configuration when the
+    outermost constructor returns (:meth:`Game.__setattr__`)."""
+
+    @functools.wraps(init)
+    def sealed_init(self, *args, **kwargs):
+        d = self.__dict__
+        depth = d.get("_init_depth", 0)
+        d["_init_depth"] = depth + 1
+        try:
+            init(self, *args, **kwargs)
+        finally:
+            d["_init_depth"] = depth
+        if depth == 0:
+            d["_sealed"] = True
+
+    return sealed_init
 
 
 class _Fused:
@@ -107,7 +139,8 @@ class _Fused:
             return None
         if d.get("identity") is not self.identity or type(state) is not self.state_cls or len(d) < self.attrs:
             return None
-        return d.get("_buf")
+        buf = d.get("_buf")
+        return buf if _sized_as_made(state, d, buf) else None
 
 
 class Game:
@@ -123,6 +156,10 @@ class Game:
     * ``zero_sum``: the illegal-action loss pays the other seats (two-player zero-sum games);
     * ``state_cls``: the class of its states; ``checker``: the compiled check of their
       structure and contents (:class:`~envs.core.state_check.StateChecker`).
+
+    A game's configuration is fixed once its constructor returns: setting or deleting a public
+    attribute of a game then raises ``AttributeError`` (make a new game instead), since its
+    states, identity and kernel arguments are all built from it.
     """
 
     name: str = ""
@@ -154,14 +191,27 @@ class Game:
         self.num_players = int(num_players)
         self.reward = reward
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _sealing(cls.__dict__["__init__"])
+
     def __setattr__(self, name, value):
-        # What is derived from the configuration (``identity``, the fused calls' arguments) is
-        # rebuilt on next use, so that a game changed after a call never checks states against
-        # its old configuration.
+        # A game's configuration is fixed once its constructor returns: the states, the
+        # identity and the kernels' arguments (output sizes, seats, rewards) are all built from
+        # it, so a change would let a kernel write past an array.  Private caches may be set.
         d = self.__dict__
+        if d.get("_sealed") and not name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__}.{name}: a game's configuration is fixed when it "
+                                 f"is made; make a new game (e.g. {type(self).__name__}(...)) instead")
         d.pop("identity", None)
         d.pop("_fast", None)
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if self.__dict__.get("_sealed") and not name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__}.{name}: a game's configuration cannot be deleted")
+        object.__delattr__(self, name)
 
     # -------------------------------------------------------------- identity
     def identity_options(self) -> tuple[tuple[str, object], ...]:
@@ -206,7 +256,7 @@ class Game:
     def _broken_rule(self, state, lo: int = 0, hi: int = -1, skip: np.ndarray = NO_SKIP) -> tuple[int, int]:
         """The identity and structure checks of :meth:`_check` (raising), then the check kernel's
         ``(rule, game)`` (``(0, -1)`` when every game checked is valid)."""
-        if getattr(state, "identity", None) is not self.identity:
+        if getattr(state, "identity", None) is not self.identity or type(state) is not self.state_cls:
             self._check_identity(state)
         checker = self.checker
         kernel = checker.kernel
@@ -219,6 +269,10 @@ class Game:
         except AttributeError:
             self._raise_structure(state)
             raise ValueError(f"this state holds no buffer of {self.identity.label}") from None
+        if checker.buffer and not _sized_as_made(state, state.__dict__, arrays[0]):
+            raise ValueError(f"this state's buffer header or the batch axis of its done/to_move views no "
+                             f"longer match how it was made (the kernels size the fields by the header); "
+                             f"{self.identity.label}")
         try:
             return kernel(lo, hi, skip, *arrays, *self._check_params())
         except Exception:  # numba refused the arrays' types (dtype, layout, read-only, not arrays)
@@ -746,3 +800,6 @@ def _action_id(action) -> int:
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise ValueError(f"action must be an int, got {type(action).__name__} {action!r}")
     return int(action)
+
+
+Game.__init__ = _sealing(Game.__init__)  # subclasses are wrapped by Game.__init_subclass__

@@ -52,10 +52,11 @@ def _seats(cls, arrays: dict) -> int:
 
 
 class Layout(tuple):
-    """Where the fields of a state lie in its buffer: ``(size, B, P, entries, header)`` with
+    """Where the fields of a state lie in its buffer: ``(size, B, P, entries, header, head)`` with
     ``entries`` ``((name, offset, dtype, shape), ...)`` in field order (after the header, blocks
-    padded to 8 bytes) and ``header`` a zeroed buffer of ``size`` bytes holding the header alone
-    (a new buffer is a copy of it: one allocation)."""
+    padded to 8 bytes), ``header`` a zeroed read-only buffer of ``size`` bytes holding the header
+    alone (a new buffer is a copy of it: one allocation) and ``head`` the header's bytes (what
+    a checked call compares a state's buffer with, since the kernels size the fields by it)."""
 
     __slots__ = ()
 
@@ -67,7 +68,8 @@ class Layout(tuple):
             o += _padded(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize)
         header = np.zeros(o, np.uint8)
         header[:HEADER].view(np.int64)[:] = (B, P)
-        return super().__new__(cls, (o, B, P, tuple(entries), header))
+        header.flags.writeable = False
+        return super().__new__(cls, (o, B, P, tuple(entries), header, header[:HEADER].tobytes()))
 
     def views(self, buf: np.ndarray) -> dict:
         """The field views of ``buf`` (a buffer of this layout)."""
