@@ -158,7 +158,7 @@ class Game:
       structure and contents (:class:`~envs.core.state_check.StateChecker`).
 
     A game's configuration is fixed once its constructor returns: setting or deleting a public
-    attribute of a game then raises ``AttributeError`` (make a new game instead), since its
+    data attribute of a game (not a method) then raises ``AttributeError`` (make a new game instead), since its
     states, identity and kernel arguments are all built from it.
     """
 
@@ -197,11 +197,12 @@ class Game:
             cls.__init__ = _sealing(cls.__dict__["__init__"])
 
     def __setattr__(self, name, value):
-        # A game's configuration is fixed once its constructor returns: the states, the
-        # identity and the kernels' arguments (output sizes, seats, rewards) are all built from
-        # it, so a change would let a kernel write past an array.  Private caches may be set.
+        # A game's configuration (its public data attributes) is fixed once its constructor
+        # returns: the states, the identity and the kernels' arguments (output sizes, seats,
+        # rewards) are all built from it, so a change would let a kernel write past an array.
+        # Private caches may be set, and methods replaced (a test's monkeypatch).
         d = self.__dict__
-        if d.get("_sealed") and not name.startswith("_"):
+        if d.get("_sealed") and not name.startswith("_") and not callable(getattr(self, name, value)):
             raise AttributeError(f"{type(self).__name__}.{name}: a game's configuration is fixed when it "
                                  f"is made; make a new game (e.g. {type(self).__name__}(...)) instead")
         d.pop("identity", None)
@@ -209,7 +210,7 @@ class Game:
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
-        if self.__dict__.get("_sealed") and not name.startswith("_"):
+        if self.__dict__.get("_sealed") and not name.startswith("_") and not callable(getattr(self, name, None)):
             raise AttributeError(f"{type(self).__name__}.{name}: a game's configuration cannot be deleted")
         object.__delattr__(self, name)
 
